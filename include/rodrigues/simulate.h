@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+// The simulation state (rdData) and stepping: create data from a model, initialize, step,
+// advance, query. One model may drive many rdData (ensembles, rollback, threads).
+#ifndef RODRIGUES_SIMULATE_H
+#define RODRIGUES_SIMULATE_H
+
+#include "rodrigues/export.h"
+#include "rodrigues/model.h"
+
+typedef struct rdData_ rdData;
+
+// Counters kept in the data; read them with rd_getStats.
+typedef struct rdStats_ {
+  long steps;               // accepted steps
+  long rejected_steps;      // steps cut and retried
+  long newton_iterations;   // all Newton iterations (implicit steppers, rigid Newton solves)
+  long factorizations;      // numeric factorizations
+  long load_evaluations;    // evaluations of the applied loads / torques
+  int last_newton_iterations;  // Newton iterations of the last accepted step
+  double min_rcond;         // smallest reciprocal condition estimate seen (1 if none)
+  double min_step;          // smallest step size used
+  double wall_time;         // seconds spent inside rd_step / rd_advance
+} rdStats;
+
+// Create the state for `model`, set to the model's initial conditions, with all the workspace
+// the model's method needs (nothing is allocated after this). Returns RD_OK, RD_ERR_ARG,
+// RD_ERR_HANDLE, RD_ERR_NOMEM or RD_ERR_UNSUPPORTED (the method cannot handle the model; the
+// message says why).
+RD_API int rd_createData(const rdModel* model, rdData** data);
+
+// Destroy the data and set *data to NULL. Accepts NULL.
+RD_API void rd_destroyData(rdData** data);
+
+// Copy the complete state (time, configuration, velocities, accelerations, multipliers,
+// integrator memory, statistics) of `src` into `dst`; both made from the same model.
+// Returns RD_OK, RD_ERR_ARG or RD_ERR_HANDLE.
+RD_API int rd_copyData(rdData* dst, const rdData* src);
+
+// Reset the data to the model's initial conditions (not initialized). Returns RD_OK.
+RD_API int rd_resetData(const rdModel* model, rdData* data);
+
+// Initialize: compute consistent initial accelerations and multipliers at the start time.
+// Must be called once before stepping (again after rd_resetData). Returns RD_OK or an error.
+RD_API int rd_initialize(const rdModel* model, rdData* data);
+
+// Advance by one step of size h > 0 (the model's solver.time_step if h == 0). Implicit steppers
+// cut the step and retry internally on a recoverable failure (solver.max_step_cuts) and still
+// end at t + h. Returns RD_OK, a negative error, or a positive status if recovery failed.
+RD_API int rd_step(const rdModel* model, rdData* data, double h);
+
+// Observer called by rd_advance after every `every`-th step and after the last one.
+// Returns 0 to continue, non-zero to stop (rd_advance then returns RD_OK with time < tend).
+typedef int (*rdObserver)(const rdModel* model, const rdData* data, void* user);
+
+// Advance to time `tend` with the model's time step (the last step is shortened to land on
+// tend), calling `observer` (may be NULL) every output.every steps and at tend.
+RD_API int rd_advance(const rdModel* model, rdData* data, double tend, rdObserver observer,
+                      void* user);
+
+// Current time.
+RD_API double rd_time(const rdData* data);
+
+// Whether rd_initialize has been called (1) or not (0).
+RD_API int rd_isInitialized(const rdData* data);
+
+// State of node `i`. Any output may be NULL. x: position (global); q: orientation quaternion
+// (w,x,y,z), body -> global; v: velocity (global); w: angular velocity in the global frame;
+// W: angular velocity in the body frame. Point nodes report identity and zero rotation.
+// Returns RD_OK or RD_ERR_ARG.
+RD_API int rd_getNodeState(const rdModel* model, const rdData* data, int i, double x[3],
+                           double q[4], double v[3], double w[3], double W[3]);
+
+// Mechanical energies: kinetic, potential (gravity, springs, conservative torque laws).
+// Returns RD_OK or an error.
+RD_API int rd_getEnergy(const rdModel* model, const rdData* data, double* kinetic,
+                        double* potential);
+
+// Total linear and angular momentum (angular about the global origin, global frame) of the
+// rigid bodies and point masses. Either output may be NULL.
+RD_API int rd_getMomentum(const rdModel* model, const rdData* data, double p[3], double L[3]);
+
+// Copy the statistics. Returns RD_OK or RD_ERR_ARG.
+RD_API int rd_getStats(const rdData* data, rdStats* stats);
+
+#endif  // RODRIGUES_SIMULATE_H

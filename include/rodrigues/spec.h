@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+// The model specification: an editable, append-only description of a model (nodes, elements,
+// joints, loads, time functions, options, outputs), built through this API or by the deck reader,
+// then compiled once into an immutable rdModel (see model.h).
+//
+// Objects are created from definition structs: get one from rd_default*Def(), set fields, pass it
+// to rds_add*(). The library copies the definition (strings included) and keeps no pointer to it.
+// rds_add*() returns the new object's index (>= 0) or a negative status. The spec only grows, so
+// an index stays valid for the spec's lifetime. Checks that need the whole model (undefined
+// nodes, inertia positive definite, ...) happen at rd_compile().
+#ifndef RODRIGUES_SPEC_H
+#define RODRIGUES_SPEC_H
+
+#include "rodrigues/context.h"
+#include "rodrigues/export.h"
+
+typedef struct rdSpec_ rdSpec;
+
+// node index meaning the fixed ground frame (in joints and springs)
+#define RD_GROUND (-1)
+// time function index meaning "constant 1"
+#define RD_NO_TIMEFN (-1)
+
+// frame in which a vector is given
+typedef enum rdFrame_ {
+  RD_FRAME_GLOBAL = 0,  // inertial (spatial) frame
+  RD_FRAME_BODY = 1     // the node's body (material, convected) frame
+} rdFrame;
+
+// kinds of nodes
+typedef enum rdNodeKind_ {
+  RD_NODE_RIGID = 0,  // R^3 x SO(3): position and orientation, 6 DOFs
+  RD_NODE_POINT = 1   // R^3: position only, 3 DOFs
+} rdNodeKind;
+
+// kinds of objects, for rds_setOrigin and error messages
+typedef enum rdObjKind_ {
+  RD_OBJ_NODE = 0,
+  RD_OBJ_ELEMENT,
+  RD_OBJ_JOINT,
+  RD_OBJ_LOAD,
+  RD_OBJ_TIMEFN,
+  RD_OBJ_TORQUE,
+  RD_OBJ_OPTION,
+  RD_OBJ_COUNT
+} rdObjKind;
+
+// ---------------------------------------------------------------------------------------------
+// lifecycle
+
+// Create an empty spec. Returns RD_OK, RD_ERR_ARG or RD_ERR_NOMEM.
+RD_API int rd_createSpec(rdContext* ctx, rdSpec** spec);
+
+// Destroy a spec and set *spec to NULL. Accepts NULL.
+RD_API void rd_destroySpec(rdSpec** spec);
+
+// Context the spec was created with (NULL for an invalid handle).
+RD_API rdContext* rds_context(const rdSpec* spec);
+
+// Attach a source location such as "deck.yaml:12:5" to object `index` of kind `kind`; errors the
+// compiler reports about that object start with it. Returns RD_OK, RD_ERR_ARG or RD_ERR_NOMEM.
+RD_API int rds_setOrigin(rdSpec* spec, rdObjKind kind, int index, const char* origin);
+
+// Index of the object of kind `kind` named `name`, or -1 if there is none.
+RD_API int rds_find(const rdSpec* spec, rdObjKind kind, const char* name);
+
+// Number of objects of kind `kind` in the spec.
+RD_API int rds_count(const rdSpec* spec, rdObjKind kind);
+
+// ---------------------------------------------------------------------------------------------
+// nodes
+
+typedef struct rdNodeDef_ {
+  const char* name;                // unique name (required)
+  rdNodeKind kind;                 // default RD_NODE_RIGID
+  double position[3];              // global, default 0
+  double orientation[4];           // unit quaternion (w,x,y,z), body -> global; default identity
+  double velocity[3];              // global frame, default 0
+  double angular_velocity[3];      // frame given below, default 0
+  rdFrame angular_velocity_frame;  // default RD_FRAME_GLOBAL
+  int cookie_;                     // set by rd_defaultNodeDef; do not touch
+} rdNodeDef;
+
+// Default node definition (at the origin, identity orientation, at rest).
+RD_API rdNodeDef rd_defaultNodeDef(void);
+
+// Add a node. Returns its index or RD_ERR_ARG (missing name, duplicate name, non-finite value,
+// orientation not a unit quaternion to 1e-6 -- it is normalized --, def not from the default).
+RD_API int rds_addNode(rdSpec* spec, const rdNodeDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// time functions f(t), scaling loads and prescribing motions
+
+typedef enum rdTimeFnType_ {
+  RD_TIMEFN_CONSTANT = 0,  // value
+  RD_TIMEFN_STEPS,         // piecewise constant: y[i] on [t[i], t[i+1]), y[0] before t[0]
+  RD_TIMEFN_LINEAR,        // piecewise linear through (t[i], y[i]), constant outside
+  RD_TIMEFN_EXPRESSION,    // formula of t (muparser syntax), e.g. "t < 1 ? 50*t : 0"
+  RD_TIMEFN_CALLBACK       // user function
+} rdTimeFnType;
+
+// User time function: store f(t) in *value and its derivatives in dvalue[0] = f'(t),
+// dvalue[1] = f''(t) if dvalue is not NULL. Returns 0 ok, >0 recoverable, <0 fatal.
+typedef int (*rdTimeFnCallback)(double t, double* value, double dvalue[2], void* user);
+
+typedef struct rdTimeFnDef_ {
+  const char* name;           // unique name (required)
+  rdTimeFnType type;          // default RD_TIMEFN_CONSTANT
+  double value;               // RD_TIMEFN_CONSTANT, default 1
+  int npoint;                 // STEPS, LINEAR: number of points (>= 1), t strictly increasing
+  const double* t;            // STEPS, LINEAR: npoint times (copied)
+  const double* y;            // STEPS, LINEAR: npoint values (copied)
+  const char* expression;     // EXPRESSION (copied); variable t
+  rdTimeFnCallback callback;  // CALLBACK
+  void* user;                 // CALLBACK: passed through, owned by the caller
+  int cookie_;
+} rdTimeFnDef;
+
+// Default time function definition (constant 1).
+RD_API rdTimeFnDef rd_defaultTimeFnDef(void);
+
+// Add a time function. Returns its index or RD_ERR_ARG (an expression that does not parse or
+// uses a variable other than t is rejected here).
+RD_API int rds_addTimeFn(rdSpec* spec, const rdTimeFnDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// elements
+
+typedef struct rdRigidBodyDef_ {
+  const char* name;   // unique element name (required)
+  int node;           // node the body is attached to (required, an RD_NODE_RIGID node)
+  double mass;        // > 0
+  double inertia[9];  // 3x3 row-major, about the centre of mass, in the node's body frame; SPD
+  double com[3];      // centre of mass in the node's body frame (offset from the node), default 0
+  int cookie_;
+} rdRigidBodyDef;
+
+typedef struct rdPointMassDef_ {
+  const char* name;
+  int node;
+  double mass;  // > 0
+  int cookie_;
+} rdPointMassDef;
+
+// Spring-damper between two nodes (or a node and a ground point) along the line joining them:
+// tension f = k1 e + k2 e^2 + k3 e^3 + c de/dt, e = length - rest_length.
+typedef struct rdSpringDef_ {
+  const char* name;
+  int node[2];            // node[1] may be RD_GROUND: then `anchor` is the ground point
+  double anchor[3];       // global ground point if node[1] == RD_GROUND
+  double stiffness[3];    // k1, k2, k3
+  double damping;         // c >= 0
+  double rest_length;     // < 0: the reference distance (default -1)
+  int cookie_;
+} rdSpringDef;
+
+// Six-DOF bushing between two rigid nodes: generalized force -K d - C d', with d the relative
+// displacement and rotation vector of node 1 with respect to node 0, in node 0's body frame.
+typedef struct rdBushingDef_ {
+  const char* name;
+  int node[2];           // node[1] may be RD_GROUND
+  double stiffness[36];  // 6x6 row-major, symmetric positive semi-definite
+  double damping[36];    // 6x6 row-major, symmetric positive semi-definite
+  int cookie_;
+} rdBushingDef;
+
+RD_API rdRigidBodyDef rd_defaultRigidBodyDef(void);
+RD_API rdPointMassDef rd_defaultPointMassDef(void);
+RD_API rdSpringDef rd_defaultSpringDef(void);
+RD_API rdBushingDef rd_defaultBushingDef(void);
+
+// Add an element. Each returns the element index (one index space for all element types) or
+// RD_ERR_ARG. Node references, positive mass and SPD inertia are checked by rd_compile.
+RD_API int rds_addRigidBody(rdSpec* spec, const rdRigidBodyDef* def);
+RD_API int rds_addPointMass(rdSpec* spec, const rdPointMassDef* def);
+RD_API int rds_addSpring(rdSpec* spec, const rdSpringDef* def);
+RD_API int rds_addBushing(rdSpec* spec, const rdBushingDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// joints (holonomic constraints, enforced with Lagrange multipliers by implicit steppers)
+
+typedef enum rdJointType_ {
+  RD_JOINT_FIXED = 0,        // node[0] clamped to the ground (position and rotation)
+  RD_JOINT_RIGID,            // node[0] and node[1] rigidly connected
+  RD_JOINT_SPHERICAL,        // common point `point`
+  RD_JOINT_REVOLUTE,         // common point and common axis `axis`
+  RD_JOINT_UNIVERSAL,        // common point; `axis` fixed in node 0, `axis2` in node 1 stay normal
+  RD_JOINT_PRISMATIC,        // relative translation along `axis` only, no relative rotation
+  RD_JOINT_CYLINDRICAL,      // relative translation along and rotation about `axis`
+  RD_JOINT_PLANAR,           // node 1 moves in the plane of normal `axis`, rotates about it
+  RD_JOINT_PRESCRIBED,       // node[0] follows prescribed position and rotation in time
+  RD_JOINT_ROTATION_CONTROL, // like RIGID but with the relative rotation about `axis` = f(t)
+  RD_JOINT_COUNT
+} rdJointType;
+
+typedef struct rdJointDef_ {
+  const char* name;      // unique joint name (required)
+  rdJointType type;
+  int node[2];           // node[1] may be RD_GROUND (default)
+  double point[3];       // joint point, global, reference configuration
+  double axis[3];        // joint axis or plane normal, global, reference configuration
+  double axis2[3];       // universal: the axis attached to node 1
+  int angle_fn;          // revolute, rotation control: prescribed angle f(t) (RD_NO_TIMEFN: free)
+  int torque_fn;         // revolute: time function scaling `torque` (RD_NO_TIMEFN: constant)
+  double torque;         // revolute: applied torque about the axis
+  int motion_fn[6];      // prescribed: displacement x,y,z and rotation vector, f(t) each
+                         // (RD_NO_TIMEFN: held at 0)
+  int cookie_;
+} rdJointDef;
+
+RD_API rdJointDef rd_defaultJointDef(void);
+
+// Add a joint. Returns its index or RD_ERR_ARG.
+RD_API int rds_addJoint(rdSpec* spec, const rdJointDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// loads
+
+typedef enum rdLoadKind_ {
+  RD_LOAD_FORCE = 0,  // force at the node
+  RD_LOAD_MOMENT = 1  // moment (torque) at the node
+} rdLoadKind;
+
+typedef struct rdLoadDef_ {
+  const char* name;  // unique load name (required)
+  int node;
+  rdLoadKind kind;
+  rdFrame frame;     // RD_FRAME_GLOBAL: dead load; RD_FRAME_BODY: follower load
+  double value[3];   // load vector, scaled by the time function
+  int timefn;        // RD_NO_TIMEFN: constant
+  int cookie_;
+} rdLoadDef;
+
+RD_API rdLoadDef rd_defaultLoadDef(void);
+
+// Add a nodal load. Returns its index or RD_ERR_ARG.
+RD_API int rds_addLoad(rdSpec* spec, const rdLoadDef* def);
+
+// State-dependent torque laws on a rigid node, torque in the global (spatial) frame.
+typedef enum rdTorqueLawType_ {
+  RD_TORQUE_COULOMB_WALL = 0,  // seed 003 §3.6: (-(a+R33)^-2 + c (a+R33)^-11) (-R23, R13, 0)
+  RD_TORQUE_EXPRESSION,        // three formulas of t, r11..r33 (muparser syntax)
+  RD_TORQUE_CALLBACK           // user function
+} rdTorqueLawType;
+
+// User torque law: store the spatial torque on the node in torque[3] given time t and the
+// node's rotation matrix R (row-major, body -> global). Returns 0 ok, >0 recoverable (cut the
+// step), <0 fatal.
+typedef int (*rdTorqueCallback)(double t, const double R[9], double torque[3], void* user);
+
+typedef struct rdTorqueLawDef_ {
+  const char* name;            // unique name (required)
+  int node;                    // RD_NODE_RIGID node
+  rdTorqueLawType type;
+  double param[2];             // COULOMB_WALL: a (default 1.1), c (default 0.01)
+  const char* expression[3];   // EXPRESSION: x, y, z components (copied)
+  rdTorqueCallback callback;   // CALLBACK
+  void* user;                  // CALLBACK: passed through, owned by the caller
+  int cookie_;
+} rdTorqueLawDef;
+
+RD_API rdTorqueLawDef rd_defaultTorqueLawDef(void);
+
+// Add a torque law. Returns its index or RD_ERR_ARG (expressions are parsed here).
+RD_API int rds_addTorqueLaw(rdSpec* spec, const rdTorqueLawDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// gravity, options, outputs
+
+// Set the gravitational acceleration (global frame). Default (0, 0, 0).
+RD_API int rds_setGravity(rdSpec* spec, const double g[3]);
+
+// Set option `key` from its text form, e.g. ("solver.time_step", "0.01") or
+// ("solver.method", "nmb"). The same table serves the deck, the CLI's --set and hosts; see
+// rd_optionList() for the keys. Returns RD_OK or RD_ERR_ARG (unknown key, value of the wrong
+// type or out of range; the context's last error says which).
+RD_API int rds_setOption(rdSpec* spec, const char* key, const char* value);
+
+// Set a numeric option. Returns RD_OK or RD_ERR_ARG.
+RD_API int rds_setOptionReal(rdSpec* spec, const char* key, double value);
+
+// Write option `key`'s current value as text into buf (size bytes). Returns RD_OK or RD_ERR_ARG.
+RD_API int rds_getOption(const rdSpec* spec, const char* key, char* buf, int size);
+
+// Description of option i (0 <= i < count): key, type ("real", "int", "bool", "enum"),
+// default value and a one-line help text. Returns the number of options; fields may be NULL.
+RD_API int rd_optionList(int i, const char** key, const char** type, const char** deflt,
+                         const char** help);
+
+// Add a node to the outputs (history.csv columns, summary). With no output node every node is
+// written. Returns RD_OK or RD_ERR_ARG.
+RD_API int rds_addOutputNode(rdSpec* spec, int node);
+
+#endif  // RODRIGUES_SPEC_H

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+// The time-stepper interface shared by every method (rigid-body steppers, generalized-alpha,
+// static). One ops table per method; rd_step / rd_advance dispatch through it.
+#ifndef RD_STEPPER_H
+#define RD_STEPPER_H
+
+#include <stddef.h>
+
+#include "data_impl.h"
+
+typedef struct rdStepper_ {
+  int method;  // rdMethod
+  // RD_OK if the method can integrate the model; otherwise raise RD_ERR_UNSUPPORTED saying why
+  int (*check)(const rdModel* m);
+  // bytes of stepper memory kept in the state (copied, saved, restored); may be NULL (0)
+  size_t (*memory_size)(const rdModel* m);
+  // bytes of scratch workspace; may be NULL (0)
+  size_t (*work_size)(const rdModel* m);
+  // consistent initial accelerations and multipliers at d->s.t (state already at the model's
+  // initial conditions)
+  int (*initialize)(const rdModel* m, rdData* d);
+  // advance the state from d->s.t by h (d->s.t is updated by the caller, not here). Returns
+  // RD_OK, > 0 recoverable (the caller restores the state and cuts the step) or < 0 fatal;
+  // any non-zero status is raised with a message naming the step and the cause.
+  int (*step)(const rdModel* m, rdData* d, double h);
+} rdStepper;
+
+// the stepper of a method, or NULL if this build has none
+const rdStepper* rd_stepperFor(int method);
+
+#endif  // RD_STEPPER_H

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+// Compile a spec into an immutable model: copy, resolve, validate, number DOFs and multipliers.
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+#include "model_impl.h"
+#include "rodrigues/liegroup.h"
+#include "vec3.h"
+
+#define ITEM(vec, type, i) (((const type*)(vec).items)[i])
+
+// raise RD_ERR_MODEL with the object's origin as prefix
+static int fail(rdContext* ctx, const char* origin, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int fail(rdContext* ctx, const char* origin, const char* fmt, ...) {
+  char msg[RD_ERRLEN - 256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  if (origin && *origin) {
+    return RD_ERROR(ctx, RD_ERR_MODEL, "%s: %s", origin, msg);
+  }
+  return RD_ERROR(ctx, RD_ERR_MODEL, "%s", msg);
+}
+
+
+// 0 if the 3x3 matrix is symmetric (relative tolerance) and positive definite
+static const char* check_spd3(const double J[9]) {
+  double scale = fabs(J[0]) + fabs(J[4]) + fabs(J[8]);
+  for (int i = 0; i < 3; i++) {
+    for (int j = i + 1; j < 3; j++) {
+      if (fabs(J[3 * i + j] - J[3 * j + i]) > 1e-12 * scale + 1e-300) {
+        return "is not symmetric";
+      }
+    }
+  }
+  double inv[9];
+  if (m3_spdInverse(inv, J)) {
+    return "is not positive definite";
+  }
+  return NULL;
+}
+
+
+// 0 if the 6x6 matrix is symmetric positive semi-definite (eigenvalues >= -1e-12 max)
+static const char* check_spsd6(const double K[36]) {
+  double scale = 0;
+  for (int i = 0; i < 6; i++) {
+    scale = fmax(scale, fabs(K[7 * i]));
+    for (int j = i + 1; j < 6; j++) {
+      scale = fmax(scale, fabs(K[6 * i + j]));
+    }
+  }
+  for (int i = 0; i < 6; i++) {
+    for (int j = i + 1; j < 6; j++) {
+      if (fabs(K[6 * i + j] - K[6 * j + i]) > 1e-12 * scale) {
+        return "is not symmetric";
+      }
+    }
+  }
+  // LDL^T without pivoting on a copy, with a tolerance for semi-definiteness
+  double a[36];
+  memcpy(a, K, sizeof(a));
+  double tol = 1e-12 * (scale > 0 ? scale : 1);
+  for (int k = 0; k < 6; k++) {
+    double d = a[7 * k];
+    if (d < -tol) {
+      return "is not positive semi-definite";
+    }
+    if (d <= tol) {
+      for (int j = k + 1; j < 6; j++) {
+        if (fabs(a[6 * j + k]) > 1e-8 * (scale > 0 ? scale : 1)) {
+          return "is not positive semi-definite";
+        }
+      }
+      continue;
+    }
+    for (int i = k + 1; i < 6; i++) {
+      double l = a[6 * i + k] / d;
+      for (int j = k + 1; j < 6; j++) {
+        a[6 * i + j] -= l * a[6 * k + j];
+      }
+    }
+  }
+  return NULL;
+}
+
+
+// a model-owned copy of an object's origin ("" if none); NULL when out of memory
+static const char* dup_origin(rdModel* m, const rdSpec* s, rdObjKind kind, int i) {
+  return rd_strdup(m->ctx, rd_specOrigin(s, kind, i));
+}
+
+
+static int node_ref_ok(const rdModel* m, int node, int allow_ground) {
+  return (node >= 0 && node < m->nnode) || (allow_ground && node == RD_GROUND);
+}
+
+
+static const char* node_label(const rdModel* m, int node) {
+  return node == RD_GROUND ? "ground" : m->node_name[node];
+}
+
+
+static int compile_nodes(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->nodes.count;
+  m->nnode = n;
+  m->node_name = rd_calloc(ctx, (size_t)n + 1, sizeof(char*));
+  m->node_origin = rd_calloc(ctx, (size_t)n + 1, sizeof(char*));
+  m->node_kind = rd_calloc(ctx, (size_t)n + 1, sizeof(int));
+  m->node_dof = rd_calloc(ctx, (size_t)n + 1, sizeof(int));
+  m->node_q0 = rd_calloc(ctx, 7 * (size_t)n + 1, sizeof(double));
+  m->node_v0 = rd_calloc(ctx, 6 * (size_t)n + 1, sizeof(double));
+  if (!m->node_name || !m->node_origin || !m->node_kind || !m->node_dof || !m->node_q0 ||
+      !m->node_v0) {
+    return RD_ERR_NOMEM;
+  }
+  int dof = 0;
+  for (int i = 0; i < n; i++) {
+    const rdNodeDef* d = &ITEM(s->nodes, rdNodeDef, i);
+    m->node_name[i] = rd_strdup(ctx, d->name);
+    if (!m->node_name[i]) {
+      return RD_ERR_NOMEM;
+    }
+    m->node_origin[i] = dup_origin(m, s, RD_OBJ_NODE, i);
+    if (!m->node_origin[i]) {
+      return RD_ERR_NOMEM;
+    }
+    m->node_kind[i] = d->kind;
+    m->node_dof[i] = dof;
+    dof += d->kind == RD_NODE_RIGID ? 6 : 3;
+    double* q = m->node_q0 + 7 * i;
+    v3_copy(q, d->position);
+    memcpy(q + 3, d->orientation, 4 * sizeof(double));
+    double* v = m->node_v0 + 6 * i;
+    v3_copy(v, d->velocity);
+    if (d->kind == RD_NODE_POINT) {
+      q[3] = 1;
+      q[4] = q[5] = q[6] = 0;
+      if (v3_norm(d->angular_velocity) > 0) {
+        return fail(ctx, m->node_origin[i], "node '%s': a point node has no angular velocity",
+                    d->name);
+      }
+    } else if (d->angular_velocity_frame == RD_FRAME_GLOBAL) {
+      rdu_quatRotateInv(v + 3, q + 3, d->angular_velocity);
+    } else {
+      v3_copy(v + 3, d->angular_velocity);
+    }
+  }
+  m->ndof = dof;
+  return RD_OK;
+}
+
+
+static int compile_timefns(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->timefns.count;
+  m->ntimefn = n;
+  m->timefn = rd_calloc(ctx, (size_t)n + 1, sizeof(rdTimeFn));
+  m->timefn_name = rd_calloc(ctx, (size_t)n + 1, sizeof(char*));
+  if (!m->timefn || !m->timefn_name) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    const rdTimeFnDef* d = &ITEM(s->timefns, rdTimeFnDef, i);
+    rdTimeFn* f = &m->timefn[i];
+    m->timefn_name[i] = rd_strdup(ctx, d->name);
+    if (!m->timefn_name[i]) {
+      return RD_ERR_NOMEM;
+    }
+    f->type = d->type;
+    f->value = d->value;
+    f->callback = d->callback;
+    f->user = d->user;
+    if (d->type == RD_TIMEFN_STEPS || d->type == RD_TIMEFN_LINEAR) {
+      f->t = rd_alloc(ctx, sizeof(double) * (size_t)d->npoint);
+      f->y = rd_alloc(ctx, sizeof(double) * (size_t)d->npoint);
+      if (!f->t || !f->y) {
+        return RD_ERR_NOMEM;
+      }
+      memcpy(f->t, d->t, sizeof(double) * (size_t)d->npoint);
+      memcpy(f->y, d->y, sizeof(double) * (size_t)d->npoint);
+      f->npoint = d->npoint;
+    }
+    if (d->type == RD_TIMEFN_EXPRESSION) {
+      f->expr = rd_calloc(ctx, 1, sizeof(rdExpr));
+      if (!f->expr) {
+        return RD_ERR_NOMEM;
+      }
+      char owner[256];
+      snprintf(owner, sizeof(owner), "time function '%s'", d->name);
+      int st = rd_exprCreate(ctx, f->expr, d->expression, "t", owner);
+      if (st < 0) {
+        return st;
+      }
+    }
+  }
+  return RD_OK;
+}
+
+
+static int check_timefn(const rdModel* m, int k, const char* origin, const char* what,
+                        const char* name) {
+  if (k != RD_NO_TIMEFN && (k < 0 || k >= m->ntimefn)) {
+    return fail(m->ctx, origin, "%s '%s': time function index %d out of range", what, name, k);
+  }
+  return RD_OK;
+}
+
+
+static int compile_element(rdModel* m, rdElement* e) {
+  rdContext* ctx = m->ctx;
+  const char* o = e->origin;
+  const char* why;
+  switch (e->def.type) {
+    case RD_ELEM_RIGID_BODY: {
+      const rdRigidBodyDef* b = &e->def.u.body;
+      if (!node_ref_ok(m, b->node, 0)) {
+        return fail(ctx, o, "rigid body '%s': undefined node (index %d)", b->name, b->node);
+      }
+      if (m->node_kind[b->node] != RD_NODE_RIGID) {
+        return fail(ctx, o, "rigid body '%s': node '%s' is a point node (needs rotation)",
+                    b->name, m->node_name[b->node]);
+      }
+      if (!(b->mass > 0)) {
+        return fail(ctx, o, "rigid body '%s': mass must be > 0, got %g", b->name, b->mass);
+      }
+      if ((why = check_spd3(b->inertia))) {
+        return fail(ctx, o, "rigid body '%s': inertia %s", b->name, why);
+      }
+      m->nbody++;
+      return RD_OK;
+    }
+    case RD_ELEM_POINT_MASS: {
+      const rdPointMassDef* p = &e->def.u.mass;
+      if (!node_ref_ok(m, p->node, 0)) {
+        return fail(ctx, o, "point mass '%s': undefined node (index %d)", p->name, p->node);
+      }
+      if (!(p->mass > 0)) {
+        return fail(ctx, o, "point mass '%s': mass must be > 0, got %g", p->name, p->mass);
+      }
+      return RD_OK;
+    }
+    case RD_ELEM_SPRING: {
+      rdSpringDef* sp = &e->def.u.spring;
+      if (!node_ref_ok(m, sp->node[0], 0) || !node_ref_ok(m, sp->node[1], 1)) {
+        return fail(ctx, o, "spring '%s': undefined node", sp->name);
+      }
+      if (sp->node[0] == sp->node[1]) {
+        return fail(ctx, o, "spring '%s': both ends on node '%s'", sp->name,
+                    m->node_name[sp->node[0]]);
+      }
+      if (sp->stiffness[0] < 0 || sp->damping < 0) {
+        return fail(ctx, o, "spring '%s': stiffness k1 and damping must be >= 0", sp->name);
+      }
+      double xb[3], d[3];
+      if (sp->node[1] == RD_GROUND) {
+        v3_copy(xb, sp->anchor);
+      } else {
+        v3_copy(xb, m->node_q0 + 7 * sp->node[1]);
+      }
+      v3_sub(d, xb, m->node_q0 + 7 * sp->node[0]);
+      if (sp->rest_length < 0) {
+        sp->rest_length = v3_norm(d);
+      }
+      if (v3_norm(d) == 0 && sp->rest_length == 0 && sp->stiffness[0] == 0) {
+        return fail(ctx, o, "spring '%s': zero length and no stiffness", sp->name);
+      }
+      return RD_OK;
+    }
+    case RD_ELEM_BUSHING: {
+      const rdBushingDef* bu = &e->def.u.bushing;
+      if (!node_ref_ok(m, bu->node[0], 0) || !node_ref_ok(m, bu->node[1], 1)) {
+        return fail(ctx, o, "bushing '%s': undefined node", bu->name);
+      }
+      for (int k = 0; k < 2; k++) {
+        if (bu->node[k] >= 0 && m->node_kind[bu->node[k]] != RD_NODE_RIGID) {
+          return fail(ctx, o, "bushing '%s': node '%s' is a point node", bu->name,
+                      m->node_name[bu->node[k]]);
+        }
+      }
+      if (bu->node[0] == bu->node[1]) {
+        return fail(ctx, o, "bushing '%s': both ends on one node", bu->name);
+      }
+      if ((why = check_spsd6(bu->stiffness))) {
+        return fail(ctx, o, "bushing '%s': stiffness %s", bu->name, why);
+      }
+      if ((why = check_spsd6(bu->damping))) {
+        return fail(ctx, o, "bushing '%s': damping %s", bu->name, why);
+      }
+      return RD_OK;
+    }
+    default:
+      return fail(ctx, o, "unknown element type %d", e->def.type);
+  }
+}
+
+
+static int compile_elements(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->elems.count;
+  m->nelem = n;
+  m->elem = rd_calloc(ctx, (size_t)n + 1, sizeof(rdElement));
+  if (!m->elem) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    rdElement* e = &m->elem[i];
+    e->def = ITEM(s->elems, rdElemDef, i);
+    e->origin = dup_origin(m, s, RD_OBJ_ELEMENT, i);
+    // the name is re-owned by the model: copy it first, so cleanup is uniform
+    const char* nm = rd_elemDefName(&e->def);
+    char* copy = rd_strdup(ctx, nm);
+    if (!copy || !e->origin) {
+      rd_free(ctx, copy);
+      e->def.type = -1;
+      return RD_ERR_NOMEM;
+    }
+    switch (e->def.type) {
+      case RD_ELEM_RIGID_BODY:
+        e->def.u.body.name = copy;
+        break;
+      case RD_ELEM_POINT_MASS:
+        e->def.u.mass.name = copy;
+        break;
+      case RD_ELEM_SPRING:
+        e->def.u.spring.name = copy;
+        break;
+      default:
+        e->def.u.bushing.name = copy;
+        break;
+    }
+    int st = compile_element(m, e);
+    if (st < 0) {
+      return st;
+    }
+  }
+  return RD_OK;
+}
+
+
+// number of constraint equations of a joint; -1 if the node kinds do not fit
+static int joint_rows(const rdModel* m, const rdJointDef* d) {
+  int point = m->node_kind[d->node[0]] == RD_NODE_POINT ||
+              (d->node[1] >= 0 && m->node_kind[d->node[1]] == RD_NODE_POINT);
+  switch (d->type) {
+    case RD_JOINT_SPHERICAL:
+      return 3;
+    case RD_JOINT_PRESCRIBED:
+    case RD_JOINT_FIXED:
+      return m->node_kind[d->node[0]] == RD_NODE_POINT ? 3 : 6;
+    case RD_JOINT_RIGID:
+    case RD_JOINT_ROTATION_CONTROL:
+      return point ? -1 : 6;
+    case RD_JOINT_REVOLUTE:
+    case RD_JOINT_PRISMATIC:
+      return point ? -1 : 5;
+    case RD_JOINT_UNIVERSAL:
+    case RD_JOINT_CYLINDRICAL:
+      return point ? -1 : 4;
+    case RD_JOINT_PLANAR:
+      return point ? -1 : 3;
+    default:
+      return -1;
+  }
+}
+
+
+static int compile_joints(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->joints.count;
+  m->njoint = n;
+  m->joint = rd_calloc(ctx, (size_t)n + 1, sizeof(rdJoint));
+  if (!m->joint) {
+    return RD_ERR_NOMEM;
+  }
+  int row = 0;
+  for (int i = 0; i < n; i++) {
+    rdJoint* j = &m->joint[i];
+    j->def = ITEM(s->joints, rdJointDef, i);
+    j->def.name = rd_strdup(ctx, j->def.name);
+    j->origin = dup_origin(m, s, RD_OBJ_JOINT, i);
+    if (!j->def.name || !j->origin) {
+      return RD_ERR_NOMEM;
+    }
+    rdJointDef* d = &j->def;
+    const char* o = j->origin;
+    if (!node_ref_ok(m, d->node[0], 0) || !node_ref_ok(m, d->node[1], 1)) {
+      return fail(ctx, o, "joint '%s': undefined node", d->name);
+    }
+    if (d->node[0] == d->node[1]) {
+      return fail(ctx, o, "joint '%s': connects node '%s' to itself", d->name,
+                  node_label(m, d->node[0]));
+    }
+    int needs_axis = d->type == RD_JOINT_REVOLUTE || d->type == RD_JOINT_UNIVERSAL ||
+                     d->type == RD_JOINT_PRISMATIC || d->type == RD_JOINT_CYLINDRICAL ||
+                     d->type == RD_JOINT_PLANAR || d->type == RD_JOINT_ROTATION_CONTROL;
+    if (needs_axis) {
+      double len = v3_norm(d->axis);
+      if (!(len > 1e-12)) {
+        return fail(ctx, o, "joint '%s': axis has zero length", d->name);
+      }
+      v3_scale(d->axis, d->axis, 1 / len);
+    }
+    if (d->type == RD_JOINT_UNIVERSAL) {
+      double len = v3_norm(d->axis2);
+      if (!(len > 1e-12)) {
+        return fail(ctx, o, "joint '%s': axis2 has zero length", d->name);
+      }
+      v3_scale(d->axis2, d->axis2, 1 / len);
+      if (fabs(v3_dot(d->axis, d->axis2)) > 1e-6) {
+        return fail(ctx, o, "joint '%s': universal axes must be perpendicular", d->name);
+      }
+    }
+    int st = check_timefn(m, d->angle_fn, o, "joint", d->name);
+    st = st ? st : check_timefn(m, d->torque_fn, o, "joint", d->name);
+    for (int k = 0; k < 6 && !st; k++) {
+      st = check_timefn(m, d->motion_fn[k], o, "joint", d->name);
+    }
+    if (st < 0) {
+      return st;
+    }
+    j->nrow = joint_rows(m, d);
+    if (j->nrow < 0) {
+      return fail(ctx, o, "joint '%s': needs rigid nodes (position and rotation)", d->name);
+    }
+    j->row = row;
+    row += j->nrow;
+  }
+  m->nconstraint = row;
+  return RD_OK;
+}
+
+
+static int compile_loads(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  m->nload = s->loads.count;
+  m->load = rd_calloc(ctx, (size_t)m->nload + 1, sizeof(rdLoad));
+  if (!m->load) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < m->nload; i++) {
+    rdLoad* l = &m->load[i];
+    l->def = ITEM(s->loads, rdLoadDef, i);
+    l->def.name = rd_strdup(ctx, l->def.name);
+    l->origin = dup_origin(m, s, RD_OBJ_LOAD, i);
+    if (!l->def.name || !l->origin) {
+      return RD_ERR_NOMEM;
+    }
+    if (!node_ref_ok(m, l->def.node, 0)) {
+      return fail(ctx, l->origin, "load '%s': undefined node", l->def.name);
+    }
+    int point = m->node_kind[l->def.node] == RD_NODE_POINT;
+    if (point && (l->def.kind == RD_LOAD_MOMENT || l->def.frame == RD_FRAME_BODY)) {
+      return fail(ctx, l->origin, "load '%s': node '%s' is a point node (no moments, no body frame)",
+                  l->def.name, m->node_name[l->def.node]);
+    }
+    int st = check_timefn(m, l->def.timefn, l->origin, "load", l->def.name);
+    if (st < 0) {
+      return st;
+    }
+  }
+  return RD_OK;
+}
+
+
+static int compile_torques(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  m->ntorque = s->torques.count;
+  m->torque = rd_calloc(ctx, (size_t)m->ntorque + 1, sizeof(rdTorqueLaw));
+  if (!m->torque) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < m->ntorque; i++) {
+    rdTorqueLaw* tl = &m->torque[i];
+    tl->def = ITEM(s->torques, rdTorqueLawDef, i);
+    tl->def.name = rd_strdup(ctx, tl->def.name);
+    for (int k = 0; k < 3; k++) {
+      tl->def.expression[k] = NULL;  // not kept: compiled below
+    }
+    tl->origin = dup_origin(m, s, RD_OBJ_TORQUE, i);
+    if (!tl->def.name || !tl->origin) {
+      return RD_ERR_NOMEM;
+    }
+    if (!node_ref_ok(m, tl->def.node, 0) || m->node_kind[tl->def.node] != RD_NODE_RIGID) {
+      return fail(ctx, tl->origin, "torque law '%s': needs a rigid node", tl->def.name);
+    }
+    if (tl->def.type == RD_TORQUE_EXPRESSION) {
+      tl->expr = rd_calloc(ctx, 3, sizeof(rdExpr));
+      if (!tl->expr) {
+        return RD_ERR_NOMEM;
+      }
+      const rdTorqueLawDef* sd = &ITEM(s->torques, rdTorqueLawDef, i);
+      for (int k = 0; k < 3; k++) {
+        char owner[256];
+        snprintf(owner, sizeof(owner), "torque law '%s' component %d", tl->def.name, k + 1);
+        int st = rd_exprCreate(ctx, &tl->expr[k], sd->expression[k],
+                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33", owner);
+        if (st < 0) {
+          return st;
+        }
+      }
+    }
+  }
+  return RD_OK;
+}
+
+
+static int compile_outputs(const rdSpec* s, rdModel* m) {
+  int n = s->outputs.count ? s->outputs.count : m->nnode;
+  m->nout = n;
+  m->out_node = rd_calloc(m->ctx, (size_t)n + 1, sizeof(int));
+  if (!m->out_node) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    m->out_node[i] = s->outputs.count ? ITEM(s->outputs, int, i) : i;
+  }
+  return RD_OK;
+}
+
+
+static int compile_options(const rdSpec* s, rdModel* m) {
+  m->opt = s->opt;
+  memcpy(m->gravity, s->gravity, sizeof(m->gravity));
+  if (m->opt.final_time < m->opt.start_time) {
+    return fail(m->ctx, rd_specOrigin(s, RD_OBJ_OPTION, 0),
+                "solver.final_time (%g) is before solver.start_time (%g)", m->opt.final_time,
+                m->opt.start_time);
+  }
+  return RD_OK;
+}
+
+
+int rd_compile(const rdSpec* spec, rdModel** model) {
+  if (!model) {
+    return RD_ERR_ARG;
+  }
+  *model = NULL;
+  if (!spec || spec->magic != RD_MAGIC_SPEC) {
+    return RD_ERR_HANDLE;
+  }
+  rdContext* ctx = spec->ctx;
+  rdModel* m = rd_calloc(ctx, 1, sizeof(rdModel));
+  if (!m) {
+    return RD_ERR_NOMEM;
+  }
+  m->magic = RD_MAGIC_MODEL;
+  m->ctx = ctx;
+  int st = compile_options(spec, m);
+  st = st < 0 ? st : compile_nodes(spec, m);
+  st = st < 0 ? st : compile_timefns(spec, m);
+  st = st < 0 ? st : compile_elements(spec, m);
+  st = st < 0 ? st : compile_joints(spec, m);
+  st = st < 0 ? st : compile_loads(spec, m);
+  st = st < 0 ? st : compile_torques(spec, m);
+  st = st < 0 ? st : compile_outputs(spec, m);
+  if (st < 0) {
+    rd_destroyModel(&m);
+    return st;
+  }
+  *model = m;
+  return RD_OK;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Private core: the context struct, error raising, allocation helpers, handle magic numbers.
+#ifndef RD_CORE_H
+#define RD_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rodrigues/context.h"
+#include "rodrigues/status.h"
+
+// magic numbers at the start of every opaque object; zeroed on destroy
+#define RD_MAGIC_CONTEXT 0x52444358u  // "RDCX"
+#define RD_MAGIC_SPEC 0x52445350u     // "RDSP"
+#define RD_MAGIC_MODEL 0x52444d4fu    // "RDMO"
+#define RD_MAGIC_DATA 0x52444441u     // "RDDA"
+#define RD_MAGIC_HISTORY 0x52444853u  // "RDHS"
+
+// value put in def cookies by rd_default*Def
+#define RD_DEF_COOKIE 0x5244
+
+#define RD_ERRLEN 2048
+
+struct rdContext_ {
+  uint32_t magic;
+  rdAllocator alloc;
+  rdErrorHandler handler;
+  void* handler_user;
+  int last_status;
+  char last_error[RD_ERRLEN];
+  const char* err_file;
+  int err_line;
+  const char* err_func;
+};
+
+// record an error in ctx (message from fmt), call the handler; returns status
+int rd_raise(rdContext* ctx, int status, const char* file, int line, const char* func,
+             const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+#define RD_ERROR(ctx, status, ...) rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+// allocation through the context allocator; raise RD_ERR_NOMEM on failure
+void* rd_alloc(rdContext* ctx, size_t size);
+void* rd_calloc(rdContext* ctx, size_t count, size_t size);
+void rd_free(rdContext* ctx, void* ptr);
+char* rd_strdup(rdContext* ctx, const char* s);  // NULL in -> NULL out (no error)
+
+// 1 if ctx is a live context
+int rd_contextValid(const rdContext* ctx);
+
+// internal invariants: compiled in with -Dvalidate=true; never for user input
+#if defined(RD_VALIDATE)
+#define RD_ASSERT(ctx, cond) \
+  ((cond) ? (void)0 : (void)RD_ERROR((ctx), RD_ERR_NUMERIC, "internal check failed: %s", #cond))
+#else
+#define RD_ASSERT(ctx, cond) ((void)0)
+#endif
+
+#endif  // RD_CORE_H

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: MIT
+// rdData: one allocation holds the state, the saved state, scratch and stepper workspace.
+#include <math.h>
+#include <string.h>
+
+#include "core.h"
+#include "data_impl.h"
+#include "rodrigues/liegroup.h"
+#include "stepper.h"
+#include "vec3.h"
+
+static int data_valid(const rdData* d) {
+  return d && d->magic == RD_MAGIC_DATA;
+}
+
+
+// round up to a multiple of 64 bytes (cache line; keeps every array aligned)
+static size_t align64(size_t n) {
+  return (n + 63) & ~(size_t)63;
+}
+
+
+// bytes of one state's arrays
+static size_t state_bytes(const rdModel* m, size_t memory) {
+  size_t nn = (size_t)m->nnode;
+  return align64(7 * nn * sizeof(double)) + 3 * align64(6 * nn * sizeof(double)) +
+         align64((size_t)m->nconstraint * sizeof(double)) + align64(memory);
+}
+
+
+// carve a state's arrays out of p; returns the first byte after them
+static char* carve_state(const rdModel* m, rdState* s, char* p, size_t memory) {
+  size_t nn = (size_t)m->nnode;
+  s->q = (double*)p;
+  p += align64(7 * nn * sizeof(double));
+  s->v = (double*)p;
+  p += align64(6 * nn * sizeof(double));
+  s->vd = (double*)p;
+  p += align64(6 * nn * sizeof(double));
+  s->a = (double*)p;
+  p += align64(6 * nn * sizeof(double));
+  s->lambda = (double*)p;
+  p += align64((size_t)m->nconstraint * sizeof(double));
+  s->memory = p;
+  p += align64(memory);
+  return p;
+}
+
+
+void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState* src) {
+  size_t nn = (size_t)m->nnode;
+  dst->t = src->t;
+  memcpy(dst->q, src->q, 7 * nn * sizeof(double));
+  memcpy(dst->v, src->v, 6 * nn * sizeof(double));
+  memcpy(dst->vd, src->vd, 6 * nn * sizeof(double));
+  memcpy(dst->a, src->a, 6 * nn * sizeof(double));
+  if (m->nconstraint) {
+    memcpy(dst->lambda, src->lambda, (size_t)m->nconstraint * sizeof(double));
+  }
+  if (d->memory_size) {
+    memcpy(dst->memory, src->memory, d->memory_size);
+  }
+}
+
+
+int rd_resetData(const rdModel* m, rdData* d) {
+  if (!rd_modelValid(m) || !data_valid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  if (d->model != m) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_resetData: data was made from another model");
+  }
+  size_t nn = (size_t)m->nnode;
+  d->s.t = m->opt.start_time;
+  memcpy(d->s.q, m->node_q0, 7 * nn * sizeof(double));
+  memcpy(d->s.v, m->node_v0, 6 * nn * sizeof(double));
+  memset(d->s.vd, 0, 6 * nn * sizeof(double));
+  memset(d->s.a, 0, 6 * nn * sizeof(double));
+  if (m->nconstraint) {
+    memset(d->s.lambda, 0, (size_t)m->nconstraint * sizeof(double));
+  }
+  if (d->memory_size) {
+    memset(d->s.memory, 0, d->memory_size);
+  }
+  memset(&d->stats, 0, sizeof(d->stats));
+  d->stats.min_rcond = 1;
+  d->stats.min_step = INFINITY;
+  d->initialized = 0;
+  return RD_OK;
+}
+
+
+int rd_createData(const rdModel* m, rdData** data) {
+  if (!data) {
+    return rd_modelValid(m) ? RD_ERROR(m->ctx, RD_ERR_ARG, "rd_createData: NULL output")
+                            : RD_ERR_ARG;
+  }
+  *data = NULL;
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  rdContext* ctx = m->ctx;
+  const rdStepper* st = rd_stepperFor(m->opt.method);
+  if (!st) {
+    return RD_ERROR(ctx, RD_ERR_UNSUPPORTED, "method '%s' is not available in this build",
+                    rd_methodName(m->opt.method));
+  }
+  int status = st->check(m);
+  if (status < 0) {
+    return status;
+  }
+  size_t memory = st->memory_size ? st->memory_size(m) : 0;
+  size_t work = st->work_size ? st->work_size(m) : 0;
+  size_t total = 2 * state_bytes(m, memory) + align64(6 * (size_t)m->nnode * sizeof(double)) +
+                 align64(work) + 64;
+  rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
+  if (!d) {
+    return RD_ERR_NOMEM;
+  }
+  d->block = rd_calloc(ctx, 1, total);
+  if (!d->block) {
+    rd_free(ctx, d);
+    return RD_ERR_NOMEM;
+  }
+  char* p = (char*)(((uintptr_t)d->block + 63) & ~(uintptr_t)63);
+  p = carve_state(m, &d->s, p, memory);
+  p = carve_state(m, &d->saved, p, memory);
+  d->force = (double*)p;
+  p += align64(6 * (size_t)m->nnode * sizeof(double));
+  d->work = p;
+  d->work_size = work;
+  d->memory_size = memory;
+  d->magic = RD_MAGIC_DATA;
+  d->model = m;
+  d->ctx = ctx;
+  rd_resetData(m, d);
+  *data = d;
+  return RD_OK;
+}
+
+
+void rd_destroyData(rdData** data) {
+  if (!data || !data_valid(*data)) {
+    return;
+  }
+  rdData* d = *data;
+  rdContext* ctx = d->ctx;
+  rd_free(ctx, d->block);
+  d->magic = 0;
+  rd_free(ctx, d);
+  *data = NULL;
+}
+
+
+int rd_copyData(rdData* dst, const rdData* src) {
+  if (!data_valid(dst) || !data_valid(src)) {
+    return RD_ERR_HANDLE;
+  }
+  if (dst->model != src->model) {
+    return RD_ERROR(dst->ctx, RD_ERR_ARG, "rd_copyData: data made from different models");
+  }
+  if (dst != src) {
+    rd_stateCopy(src->model, src, &dst->s, &src->s);
+    dst->stats = src->stats;
+    dst->initialized = src->initialized;
+  }
+  return RD_OK;
+}
+
+
+double rd_time(const rdData* d) {
+  return data_valid(d) ? d->s.t : NAN;
+}
+
+
+int rd_isInitialized(const rdData* d) {
+  return data_valid(d) ? d->initialized : 0;
+}
+
+
+int rd_getStats(const rdData* d, rdStats* stats) {
+  if (!data_valid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!stats) {
+    return RD_ERROR(d->ctx, RD_ERR_ARG, "rd_getStats: NULL output");
+  }
+  *stats = d->stats;
+  return RD_OK;
+}
+
+
+int rd_getNodeState(const rdModel* m, const rdData* d, int i, double x[3], double q[4],
+                    double v[3], double w[3], double W[3]) {
+  if (!rd_modelValid(m) || !data_valid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  if (d->model != m) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_getNodeState: data was made from another model");
+  }
+  if (i < 0 || i >= m->nnode) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_getNodeState: node index %d out of range", i);
+  }
+  const double* qi = d->s.q + 7 * i;
+  const double* vi = d->s.v + 6 * i;
+  if (x) {
+    v3_copy(x, qi);
+  }
+  if (q) {
+    memcpy(q, qi + 3, 4 * sizeof(double));
+  }
+  if (v) {
+    v3_copy(v, vi);
+  }
+  if (W) {
+    v3_copy(W, vi + 3);
+  }
+  if (w) {
+    rdu_quatRotate(w, qi + 3, vi + 3);
+  }
+  return RD_OK;
+}

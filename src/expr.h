@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+// User formulas (time functions, torque laws), evaluated with muparser.
+#ifndef RD_EXPR_H
+#define RD_EXPR_H
+
+#include "rodrigues/context.h"
+
+#define RD_EXPR_MAXVAR 10
+
+// a compiled formula; must not move in memory after rd_exprCreate (the parser keeps pointers
+// to `vars`)
+typedef struct rdExpr_ {
+  void* handle;
+  double vars[RD_EXPR_MAXVAR];
+  int nvar;
+} rdExpr;
+
+// parse `text` with the space-separated variable names `vars`; raise RD_ERR_ARG naming `owner`
+// and the position on a syntax error or an unknown variable
+int rd_exprCreate(rdContext* ctx, rdExpr* e, const char* text, const char* vars,
+                  const char* owner);
+
+// evaluate with values[0..nvar) for the variables, in the order given at creation
+double rd_exprEval(rdExpr* e, const double* values);
+
+// release the parser; accepts a zeroed rdExpr
+void rd_exprDestroy(rdExpr* e);
+
+// parse and release: RD_OK or RD_ERR_ARG (raised)
+int rd_checkExpression(rdContext* ctx, const char* text, const char* vars, const char* owner);
+
+#endif  // RD_EXPR_H

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+// Solver and output options, and the one key -> setter table behind deck, --set and API.
+#ifndef RD_OPTIONS_H
+#define RD_OPTIONS_H
+
+#include "rodrigues/context.h"
+
+// linear-solver backends (option solver.linear_solver)
+typedef enum rdLinSolKind_ {
+  RD_LINSOL_AUTO = 0,
+  RD_LINSOL_KLU,
+  RD_LINSOL_UMFPACK,
+  RD_LINSOL_CHOLMOD,
+  RD_LINSOL_DENSE
+} rdLinSolKind;
+
+// options shared by every stepper live first; method-specific ones follow
+typedef struct rdOptions_ {
+  int method;           // rdMethod
+  double start_time;    // s
+  double time_step;     // s, > 0
+  double final_time;    // s, >= start_time
+  int max_step_cuts;    // times a step may be halved after a recoverable failure
+  int output_every;     // steps between history rows
+  // newton (implicit steppers, static)
+  int max_iter;         // Newton iterations per step
+  double atol;          // Arnold-Hante absolute tolerance
+  double rtol;          // Arnold-Hante relative tolerance
+  int linear_solver;    // rdLinSolKind
+  int modified_newton;  // keep the factorization while convergence is fast
+  // generalized-alpha
+  double rho_inf;       // spectral radius at infinity, [0, 1]
+  // static
+  int load_steps;       // initial number of load increments
+  // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
+  double rigid_tol;     // relative tolerance
+  int rigid_max_iter;   // iteration limit
+} rdOptions;
+
+// fill with defaults
+void rd_defaultOptions(rdOptions* opt);
+
+// set option `key` from text; raises RD_ERR_ARG with a clear message on failure
+int rd_optionSet(rdContext* ctx, rdOptions* opt, const char* key, const char* value);
+
+// write option `key` as text; RD_ERR_ARG (not raised) for an unknown key
+int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size);
+
+// numeric value of `key`, NaN if unknown or not numeric
+double rd_optionReal(const rdOptions* opt, const char* key);
+
+#endif  // RD_OPTIONS_H

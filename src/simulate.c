@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+// Stepping: initialize, one step with cutting on recoverable failure, advance to a time.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "core.h"
+#include "data_impl.h"
+#include "stepper.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+static int check_pair(const rdModel* m, const rdData* d, const char* fn) {
+  if (!rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
+    return RD_ERR_HANDLE;
+  }
+  if (d->model != m) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "%s: data was made from another model", fn);
+  }
+  return RD_OK;
+}
+
+
+// 1 if every number of the state is finite
+static int state_finite(const rdModel* m, const rdState* s) {
+  size_t n = 7 * (size_t)m->nnode;
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(s->q[i])) {
+      return 0;
+    }
+  }
+  n = 6 * (size_t)m->nnode;
+  for (size_t i = 0; i < n; i++) {
+    if (!isfinite(s->v[i]) || !isfinite(s->vd[i])) {
+      return 0;
+    }
+  }
+  for (int i = 0; i < m->nconstraint; i++) {
+    if (!isfinite(s->lambda[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+// first node with a non-finite entry, -1 if none
+static int first_bad_node(const rdModel* m, const rdState* s) {
+  for (int i = 0; i < m->nnode; i++) {
+    for (int k = 0; k < 7; k++) {
+      if (!isfinite(s->q[7 * i + k])) {
+        return i;
+      }
+    }
+    for (int k = 0; k < 6; k++) {
+      if (!isfinite(s->v[6 * i + k]) || !isfinite(s->vd[6 * i + k])) {
+        return i;
+      }
+    }
+  }
+  return -1;
+}
+
+
+int rd_initialize(const rdModel* m, rdData* d) {
+  int st = check_pair(m, d, "rd_initialize");
+  if (st < 0) {
+    return st;
+  }
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  st = stp->initialize(m, d);
+  if (st != RD_OK) {
+    return st < 0 ? st
+                  : RD_ERROR(m->ctx, RD_ERR_NUMERIC, "initialization failed: %s",
+                             m->ctx->last_error);
+  }
+  if (!state_finite(m, &d->s)) {
+    int node = first_bad_node(m, &d->s);
+    return RD_ERROR(m->ctx, RD_ERR_NUMERIC,
+                    "initial accelerations are not finite (node '%s')",
+                    node >= 0 ? m->node_name[node] : "?");
+  }
+  d->initialized = 1;
+  return RD_OK;
+}
+
+
+// one attempt of a step of size h from the current state; RD_OK, > 0 recoverable, < 0 fatal
+static int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
+  int st = stp->step(m, d, h);
+  if (st == RD_OK && !state_finite(m, &d->s)) {
+    int node = first_bad_node(m, &d->s);
+    st = RD_ERROR(m->ctx, RD_RECOVER_NONFINITE, "non-finite state at node '%s'",
+                  node >= 0 ? m->node_name[node] : "?");
+  }
+  return st;
+}
+
+
+int rd_step(const rdModel* m, rdData* d, double h) {
+  int st = check_pair(m, d, "rd_step");
+  if (st < 0) {
+    return st;
+  }
+  if (!d->initialized) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "rd_step called before rd_initialize");
+  }
+  if (h == 0) {
+    h = m->opt.time_step;
+  }
+  if (!(h > 0) || !isfinite(h)) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_step: step size must be > 0, got %g", h);
+  }
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  double t0 = now();
+  double tend = d->s.t + h;
+  double hs = h;
+  int cuts = 0;
+  // substeps from t to tend: halve on a recoverable failure, grow back after success
+  while (1) {
+    double remaining = tend - d->s.t;
+    int last = hs >= remaining * (1 - 1e-12);
+    if (last) {
+      hs = remaining;
+    }
+    rd_stateCopy(m, d, &d->saved, &d->s);
+    st = attempt(m, d, stp, hs);
+    if (st == RD_OK) {
+      d->s.t = last ? tend : d->s.t + hs;
+      d->stats.steps++;
+      if (hs < d->stats.min_step) {
+        d->stats.min_step = hs;
+      }
+      if (last) {
+        break;
+      }
+      if (cuts) {
+        hs = fmin(2 * hs, h);
+      }
+      continue;
+    }
+    rd_stateCopy(m, d, &d->s, &d->saved);
+    if (st < 0) {
+      break;
+    }
+    d->stats.rejected_steps++;
+    if (++cuts > m->opt.max_step_cuts) {
+      char why[RD_ERRLEN / 2];
+      size_t n = strlen(m->ctx->last_error);
+      n = n < sizeof(why) - 1 ? n : sizeof(why) - 1;
+      memcpy(why, m->ctx->last_error, n);
+      why[n] = '\0';
+      st = RD_ERROR(m->ctx, RD_ERR_NUMERIC,
+                    "step from t = %.17g failed after %d step cuts (step %.3g): %s", d->s.t,
+                    cuts - 1, hs, why);
+      break;
+    }
+    hs *= 0.5;
+  }
+  d->stats.wall_time += now() - t0;
+  return st;
+}
+
+
+int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, void* user) {
+  int st = check_pair(m, d, "rd_advance");
+  if (st < 0) {
+    return st;
+  }
+  if (!d->initialized) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "rd_advance called before rd_initialize");
+  }
+  if (!isfinite(tend) || tend < d->s.t) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_advance: end time %g is before the current time %g",
+                    tend, d->s.t);
+  }
+  double h = m->opt.time_step;
+  double t0 = d->s.t;
+  // whole steps of h, counted so that times do not accumulate round-off; a final partial step
+  // only when tend is not a multiple of h (to 1e-9 of a step)
+  double nreal = (tend - t0) / h;
+  long n = (long)floor(nreal + 1e-9);
+  int partial = nreal - (double)n > 1e-9;
+  long total = n + partial;
+  int every = m->opt.output_every;
+  for (long i = 1; i <= total; i++) {
+    double target = i <= n ? t0 + (double)i * h : tend;
+    if (i == total) {
+      target = tend;
+    }
+    st = rd_step(m, d, target - d->s.t);
+    if (st != RD_OK) {
+      return st;
+    }
+    d->s.t = target;
+    if (observer && (i % every == 0 || i == total)) {
+      if (observer(m, d, user)) {
+        return RD_OK;
+      }
+    }
+  }
+  return RD_OK;
+}

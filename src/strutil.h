@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Small text helpers shared by the option table and the deck reader.
+#ifndef RD_STRUTIL_H
+#define RD_STRUTIL_H
+
+// edit (Levenshtein) distance between a and b, capped at 64
+int rd_editDistance(const char* a, const char* b);
+
+// the entry of list[0..n) closest to s, if close enough to be a likely typo (distance <= 2, or
+// <= a third of the length); NULL otherwise
+const char* rd_closestName(const char* s, const char* const* list, int n);
+
+// parse a whole string as a finite double; 0 on success, -1 otherwise
+int rd_parseReal(const char* s, double* out);
+
+// parse a whole string as an int; 0 on success, -1 otherwise
+int rd_parseInt(const char* s, int* out);
+
+#endif  // RD_STRUTIL_H
