@@ -19,6 +19,8 @@ void rd_destroyModel(rdModel** model) {
   rdContext* ctx = m->ctx;
   for (int i = 0; m->node_name && i < m->nnode; i++) {
     rd_free(ctx, m->node_name[i]);
+  }
+  for (int i = 0; m->node_origin && i < m->nnode; i++) {
     rd_free(ctx, (void*)m->node_origin[i]);
   }
   for (int i = 0; m->timefn && i < m->ntimefn; i++) {
@@ -29,6 +31,8 @@ void rd_destroyModel(rdModel** model) {
       rd_exprDestroy(f->expr);
       rd_free(ctx, f->expr);
     }
+  }
+  for (int i = 0; m->timefn_name && i < m->ntimefn; i++) {
     rd_free(ctx, m->timefn_name[i]);
   }
   for (int i = 0; m->elem && i < m->nelem; i++) {

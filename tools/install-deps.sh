@@ -1,0 +1,11 @@
+#!/bin/sh
+# Install the Debian 12 packages rodrigues needs to build, test and plot. Run as root (or via sudo).
+set -e
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends \
+  build-essential meson ninja-build pkg-config python3 \
+  libfyaml-dev libsuitesparse-dev liblapacke-dev libopenblas-dev libmuparser-dev \
+  libgsl-dev libnetcdf-dev gnuplot-nox >/dev/null
