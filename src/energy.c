@@ -124,3 +124,32 @@ int rd_getMomentum(const rdModel* m, const rdData* d, double p[3], double L[3]) 
   }
   return RD_OK;
 }
+
+
+int rd_getBodyMomentum(const rdModel* m, const rdData* d, int i, double Pi[3]) {
+  if (!rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
+    return RD_ERR_HANDLE;
+  }
+  if (i < 0 || i >= m->nnode || !Pi) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_getBodyMomentum: bad node index %d or NULL output", i);
+  }
+  double sum[3] = {0, 0, 0};
+  const double* q = d->s.q + 7 * i;
+  const double* v = d->s.v + 6 * i;
+  for (int e = 0; e < m->nelem; e++) {
+    const rdElemDef* def = &m->elem[e].def;
+    if (def->type != RD_ELEM_RIGID_BODY || def->u.body.node != i) {
+      continue;
+    }
+    const rdRigidBodyDef* b = &def->u.body;
+    double vc[3], vcb[3], JW[3], cx[3];
+    com_velocity(vc, q, v, b->com);
+    rdu_quatRotateInv(vcb, q + 3, vc);
+    m3_mulv(JW, b->inertia, v + 3);
+    v3_cross(cx, b->com, vcb);
+    v3_add(sum, sum, JW);
+    v3_axpy(sum, b->mass, cx);
+  }
+  v3_copy(Pi, sum);
+  return RD_OK;
+}

@@ -79,6 +79,13 @@ RD_API int rd_getEnergy(const rdModel* model, const rdData* data, double* kineti
 // rigid bodies and point masses. Either output may be NULL.
 RD_API int rd_getMomentum(const rdModel* model, const rdData* data, double p[3], double L[3]);
 
+// Angular momentum about node `i` of the rigid bodies attached to it, in the node's body frame:
+// Pi = sum J_c W + c x m R^T v_c (J_c inertia about the centre of mass, c its offset, v_c its
+// velocity). For a body pinned at its node this is J_pivot W; for a free body whose node is its
+// centre of mass, J_c W -- the body angular momentum of Krysl's benchmarks.
+// Returns RD_OK or RD_ERR_ARG.
+RD_API int rd_getBodyMomentum(const rdModel* model, const rdData* data, int i, double Pi[3]);
+
 // Copy the statistics. Returns RD_OK or RD_ERR_ARG.
 RD_API int rd_getStats(const rdData* data, rdStats* stats);
 
