@@ -181,16 +181,23 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
                     tend, d->s.t);
   }
   double h = m->opt.time_step;
-  double t0 = d->s.t;
-  // whole steps of h, counted so that times do not accumulate round-off; a final partial step
-  // only when tend is not a multiple of h (to 1e-9 of a step)
-  double nreal = (tend - t0) / h;
+  // step times are start_time + k h with a global index k, so that a run resumed from a
+  // checkpoint lands on the same times, bit for bit, as the uninterrupted run; a final partial
+  // step only when tend is not on the grid (to 1e-9 of a step)
+  double t0 = m->opt.start_time;
+  double kreal = (d->s.t - t0) / h;
+  double k0 = nearbyint(kreal);
+  if (fabs(kreal - k0) > 1e-9) {
+    t0 = d->s.t;  // off the grid (after a partial step): a new grid from here
+    k0 = 0;
+  }
+  double nreal = (tend - t0) / h - k0;
   long n = (long)floor(nreal + 1e-9);
   int partial = nreal - (double)n > 1e-9;
   long total = n + partial;
   int every = m->opt.output_every;
   for (long i = 1; i <= total; i++) {
-    double target = i <= n ? t0 + (double)i * h : tend;
+    double target = i <= n ? t0 + (k0 + (double)i) * h : tend;
     if (i == total) {
       target = tend;
     }

@@ -21,5 +21,6 @@
 #include "rodrigues/simulate.h"
 #include "rodrigues/output.h"
 #include "rodrigues/deck.h"
+#include "rodrigues/restart.h"
 
 #endif  // RODRIGUES_H
