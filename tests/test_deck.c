@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+// Tests of the YAML deck reader: example decks, --set overrides, and every malformed deck in
+// tests/decks/bad (each names its expected error on its first line). Run from the source root.
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "deck_impl.h"
+#include "rodrigues/deck.h"
+#include "rodrigues/model.h"
+#include "spec_impl.h"
+
+static int npass, nfail;
+
+#define CHECK(cond, ...)                          \
+  do {                                            \
+    if (cond) {                                   \
+      npass++;                                    \
+    } else {                                      \
+      nfail++;                                    \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+      printf(__VA_ARGS__);                        \
+      printf("\n");                               \
+    }                                             \
+  } while (0)
+
+#define BAD_DIR "tests/decks/bad"
+#define MAX_SET 8
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+static rdSpec* read_ok(rdContext* ctx, const char* path, const char* const* set, int nset) {
+  rdSpec* spec = NULL;
+  int st = rd_readDeck(ctx, path, set, nset, &spec);
+  CHECK(st == RD_OK && spec, "%s: rd_readDeck returned %d: %s", path, st, rd_lastError(ctx));
+  return spec;
+}
+
+
+static const rdElemDef* elem(const rdSpec* s, int i) {
+  return (const rdElemDef*)s->elems.items + i;
+}
+
+
+static const rdNodeDef* node(const rdSpec* s, int i) {
+  return (const rdNodeDef*)s->nodes.items + i;
+}
+
+
+static const rdJointDef* joint(const rdSpec* s, int i) {
+  return (const rdJointDef*)s->joints.items + i;
+}
+
+
+static int is_yaml(const struct dirent* e) {
+  size_t n = strlen(e->d_name);
+  return n > 5 && !strcmp(e->d_name + n - 5, ".yaml");
+}
+
+
+static int near(double a, double b) {
+  return fabs(a - b) <= 1e-12 * (1 + fabs(b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// good decks
+
+static void test_pendulum(rdContext* ctx) {
+  rdSpec* spec = read_ok(ctx, "input/pendulum.yaml", NULL, 0);
+  if (!spec) {
+    return;
+  }
+  CHECK(rds_count(spec, RD_OBJ_NODE) == 1, "pendulum: nodes");
+  CHECK(rds_count(spec, RD_OBJ_ELEMENT) == 1, "pendulum: elements");
+  CHECK(rds_count(spec, RD_OBJ_JOINT) == 1, "pendulum: joints");
+  CHECK(near(spec->gravity[2], -9.81), "pendulum: gravity");
+  CHECK(spec->outputs.count == 1, "pendulum: output nodes");
+  CHECK(!strcmp(rd_specOrigin(spec, RD_OBJ_ELEMENT, 0), "input/pendulum.yaml:26:5"),
+        "pendulum: element origin '%s'", rd_specOrigin(spec, RD_OBJ_ELEMENT, 0));
+  rdModel* model = NULL;
+  int st = rd_compile(spec, &model);
+  CHECK(st == RD_OK, "pendulum: compile: %s", rd_lastError(ctx));
+  rdModelInfo info;
+  if (st == RD_OK && rd_modelInfo(model, &info) == RD_OK) {
+    CHECK(info.nnode == 1 && info.nrigid_body == 1 && info.njoint == 1 && info.ndof == 6 &&
+              info.nconstraint == 3 && info.noutput == 1,
+          "pendulum: model sizes %d %d %d %d %d %d", info.nnode, info.nrigid_body, info.njoint,
+          info.ndof, info.nconstraint, info.noutput);
+    CHECK(near(rd_getOptionReal(model, "output.every"), 10), "pendulum: output.every");
+  }
+  rd_destroyModel(&model);
+  rd_destroySpec(&spec);
+}
+
+
+static void test_heavy_top(rdContext* ctx) {
+  rdSpec* spec = read_ok(ctx, "input/heavy_top.yaml", NULL, 0);
+  if (!spec) {
+    return;
+  }
+  char buf[64];
+  CHECK(rds_getOption(spec, "solver.method", buf, sizeof(buf)) == RD_OK &&
+            !strcmp(buf, "generalized_alpha"),
+        "heavy top: method");
+  CHECK(near(spec->opt.time_step, 2e-4) && near(spec->opt.final_time, 2) &&
+            near(spec->opt.rho_inf, 0.9),
+        "heavy top: solver options");
+  const rdNodeDef* n = node(spec, 0);
+  CHECK(n->angular_velocity_frame == RD_FRAME_BODY && near(n->angular_velocity[1], 150) &&
+            near(n->velocity[0], 4.61538) && near(n->position[1], 1),
+        "heavy top: node state");
+  const rdRigidBodyDef* b = &elem(spec, 0)->u.body;
+  CHECK(near(b->mass, 15) && near(b->inertia[0], 0.234375) && near(b->inertia[4], 0.46875) &&
+            b->inertia[1] == 0,
+        "heavy top: body");
+  CHECK(joint(spec, 0)->type == RD_JOINT_SPHERICAL && joint(spec, 0)->node[1] == RD_GROUND,
+        "heavy top: joint");
+  rdModel* model = NULL;
+  CHECK(rd_compile(spec, &model) == RD_OK, "heavy top: compile: %s", rd_lastError(ctx));
+  rd_destroyModel(&model);
+  rd_destroySpec(&spec);
+}
+
+
+// every section and option form, checked value by value
+static void test_all_features(rdContext* ctx) {
+  rdSpec* s = read_ok(ctx, "tests/decks/good/all_features.yaml", NULL, 0);
+  if (!s) {
+    return;
+  }
+  CHECK(rds_count(s, RD_OBJ_NODE) == 5 && rds_count(s, RD_OBJ_TIMEFN) == 4 &&
+            rds_count(s, RD_OBJ_ELEMENT) == 5 && rds_count(s, RD_OBJ_JOINT) == 10 &&
+            rds_count(s, RD_OBJ_LOAD) == 2 && rds_count(s, RD_OBJ_TORQUE) == 2,
+        "all_features: counts %d %d %d %d %d %d", rds_count(s, RD_OBJ_NODE),
+        rds_count(s, RD_OBJ_TIMEFN), rds_count(s, RD_OBJ_ELEMENT), rds_count(s, RD_OBJ_JOINT),
+        rds_count(s, RD_OBJ_LOAD), rds_count(s, RD_OBJ_TORQUE));
+  // rotation vector (0, 0, pi/2), quaternion, and a matrix of the same rotation
+  double h = sqrt(0.5);
+  for (int i = 0; i < 3; i++) {
+    const double* q = node(s, i)->orientation;
+    CHECK(fabs(q[0] - h) < 1e-9 && fabs(q[3] - h) < 1e-9 && fabs(q[1]) < 1e-12,
+          "all_features: orientation of node %d = (%g %g %g %g)", i, q[0], q[1], q[2], q[3]);
+  }
+  CHECK(node(s, 3)->kind == RD_NODE_POINT, "all_features: point node");
+  // inertia about the node, moved to the centre of mass: J - m(|c|^2 I - c c^T)
+  const rdRigidBodyDef* b = &elem(s, 0)->u.body;
+  CHECK(near(b->inertia[0], 10 - 2 * 1) && near(b->inertia[4], 8) && near(b->inertia[8], 10),
+        "all_features: parallel axis %g %g %g", b->inertia[0], b->inertia[4], b->inertia[8]);
+  const rdSpringDef* sp = &elem(s, 2)->u.spring;
+  CHECK(sp->node[1] == RD_GROUND && near(sp->anchor[2], 3) && near(sp->stiffness[0], 100) &&
+            near(sp->stiffness[2], 5) && sp->rest_length == -1,
+        "all_features: spring to ground");
+  const rdSpringDef* sp2 = &elem(s, 3)->u.spring;
+  CHECK(sp2->node[1] == 1 && near(sp2->stiffness[0], 50) && sp2->stiffness[1] == 0 &&
+            near(sp2->rest_length, 0.5),
+        "all_features: spring between nodes");
+  const rdBushingDef* bu = &elem(s, 4)->u.bushing;
+  CHECK(near(bu->stiffness[0], 1) && near(bu->stiffness[35], 6) && bu->stiffness[1] == 0 &&
+            bu->damping[0] == 0,
+        "all_features: bushing");
+  const rdJointDef* rev = joint(s, 3);
+  CHECK(rev->type == RD_JOINT_REVOLUTE && near(rev->axis[2], 1) && rev->angle_fn == 1 &&
+            rev->torque_fn == 0 && near(rev->torque, 2),
+        "all_features: revolute (axis normalized, time functions)");
+  CHECK(near(joint(s, 2)->point[0], 1) && near(joint(s, 2)->point[1], 2),
+        "all_features: point defaults to the node position");
+  const rdJointDef* pre = joint(s, 8);
+  CHECK(pre->motion_fn[0] == 3 && pre->motion_fn[5] == 2 && pre->motion_fn[1] == RD_NO_TIMEFN,
+        "all_features: prescribed motion");
+  rdModel* model = NULL;
+  CHECK(rd_compile(s, &model) == RD_OK, "all_features: compile: %s", rd_lastError(ctx));
+  rd_destroyModel(&model);
+  rd_destroySpec(&s);
+}
+
+
+static void test_overrides(rdContext* ctx) {
+  const char* set[] = {"solver.time_step=0.01", "elements.body.mass=2",
+                       "gravity=[0, 0, -1]",    "nodes.rod.position=[0.5, 0, 0.25]",
+                       "output.every=5",        "joints.0.point=[0, 0, 0.25]",
+                       "title=changed"};
+  rdSpec* s = read_ok(ctx, "input/pendulum.yaml", set, 7);
+  if (!s) {
+    return;
+  }
+  CHECK(near(s->opt.time_step, 0.01), "--set solver.time_step");
+  CHECK(near(elem(s, 0)->u.body.mass, 2), "--set elements.body.mass");
+  CHECK(near(s->gravity[2], -1), "--set gravity");
+  CHECK(near(node(s, 0)->position[2], 0.25), "--set nodes.rod.position");
+  CHECK(s->opt.output_every == 5, "--set output.every");
+  CHECK(near(joint(s, 0)->point[2], 0.25), "--set joints.0.point");
+  rd_destroySpec(&s);
+  // a section the deck does not have is created
+  const char* add[] = {"solver.max_iter=7"};
+  s = read_ok(ctx, "tests/decks/good/minimal.yaml", add, 1);
+  CHECK(s && s->opt.max_iter == 7, "--set creates a section");
+  rd_destroySpec(&s);
+}
+
+
+// every example deck in input/ reads and compiles
+static void test_inputs(rdContext* ctx) {
+  struct dirent** list = NULL;
+  int n = scandir("input", &list, is_yaml, alphasort);
+  CHECK(n >= 2, "found %d decks in input/", n);
+  for (int i = 0; i < n; i++) {
+    char path[512];
+    snprintf(path, sizeof(path), "input/%s", list[i]->d_name);
+    free(list[i]);
+    rdSpec* spec = read_ok(ctx, path, NULL, 0);
+    rdModel* model = NULL;
+    if (spec) {
+      CHECK(rds_count(spec, RD_OBJ_NODE) > 0, "%s: no nodes", path);
+      CHECK(rd_compile(spec, &model) == RD_OK, "%s: compile: %s", path, rd_lastError(ctx));
+    }
+    rd_destroyModel(&model);
+    rd_destroySpec(&spec);
+  }
+  free(list);
+}
+
+
+static void test_api_errors(rdContext* ctx) {
+  rdSpec* spec = (rdSpec*)&spec;
+  CHECK(rd_readDeck(ctx, "no/such/deck.yaml", NULL, 0, &spec) == RD_ERR_IO && !spec,
+        "missing file -> RD_ERR_IO");
+  CHECK(!strncmp(rd_lastError(ctx), "no/such/deck.yaml: cannot open", 30), "missing file: %s",
+        rd_lastError(ctx));
+  CHECK(rd_readDeck(ctx, NULL, NULL, 0, &spec) == RD_ERR_ARG, "NULL path");
+  CHECK(rd_readDeck(ctx, "input/pendulum.yaml", NULL, 1, &spec) == RD_ERR_ARG,
+        "overrides NULL with noverride > 0");
+  CHECK(rd_readDeck(NULL, "input/pendulum.yaml", NULL, 0, &spec) == RD_ERR_HANDLE, "NULL context");
+}
+
+
+static void test_helpers(void) {
+  double J[9] = {3, 0, 0, 0, 4, 0, 0, 0, 5}, c[3] = {1, 2, 0}, Jc[9];
+  rd_deckInertiaToCom(Jc, J, 2, c);
+  // m(|c|^2 I - c c^T) = 2 [[4, -2, 0], [-2, 1, 0], [0, 0, 5]]
+  CHECK(near(Jc[0], -5) && near(Jc[1], 4) && near(Jc[4], 2) && near(Jc[8], -5) && near(Jc[3], 4),
+        "parallel-axis theorem");
+  double R[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, q[4], defect;
+  CHECK(rd_deckMatrixToQuat(q, R, &defect) == 0 && fabs(q[0] - sqrt(0.5)) < 1e-12 &&
+            fabs(q[3] - sqrt(0.5)) < 1e-12,
+        "matrix to quaternion");
+  double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
+  CHECK(rd_deckMatrixToQuat(q, F, &defect) < 0 && near(defect, 2), "reflection rejected");
+}
+
+// ---------------------------------------------------------------------------------------------
+// allocation failures: every one must give RD_ERR_NOMEM, no spec and no leak
+
+typedef struct {
+  long calls, fail_at;
+} failAlloc;
+
+
+static void* fail_malloc(size_t size, void* user) {
+  failAlloc* f = user;
+  if (f->fail_at >= 0 && f->calls++ == f->fail_at) {
+    return NULL;
+  }
+  return malloc(size);
+}
+
+
+static void fail_free(void* ptr, void* user) {
+  (void)user;
+  free(ptr);
+}
+
+
+static void test_alloc_failures(void) {
+  failAlloc f = {0, -1};
+  rdAllocator a = {fail_malloc, fail_free, &f};
+  rdContext* ctx = NULL;
+  if (rd_createContext(&ctx, &a) != RD_OK) {
+    CHECK(0, "context with a failing allocator");
+    return;
+  }
+  const char* set[] = {"solver.time_step=0.01"};
+  int ok = 0, bad = 0;
+  for (long n = 0; n < 10000 && !ok; n++) {
+    f.calls = 0;
+    f.fail_at = n;
+    rdSpec* spec = NULL;
+    int st = rd_readDeck(ctx, "tests/decks/good/all_features.yaml", set, 1, &spec);
+    if (st == RD_OK && f.calls <= n) {
+      ok = 1;
+    } else if (st != RD_ERR_NOMEM || spec) {
+      bad++;
+      if (bad < 4) {
+        printf("FAIL alloc failure %ld: status %d, %s\n", n, st, rd_lastError(ctx));
+      }
+    }
+    rd_destroySpec(&spec);
+  }
+  CHECK(ok && !bad, "allocation failures: %d wrong statuses, finished %d", bad, ok);
+  rd_destroyContext(&ctx);
+}
+
+// ---------------------------------------------------------------------------------------------
+// bad decks
+
+typedef struct {
+  char expect[512];  // "LINE:COL: text" or "--set: text"
+  char set[MAX_SET][512];
+  int nset;
+} badSpec;
+
+
+// read the "# expect:" and "# set:" comment lines at the top of a deck
+static int read_header(const char* path, badSpec* b) {
+  FILE* f = fopen(path, "r");
+  if (!f) {
+    return -1;
+  }
+  memset(b, 0, sizeof(*b));
+  char line[512];
+  while (fgets(line, sizeof(line), f) && line[0] == '#') {
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!strncmp(line, "# expect: ", 10)) {
+      snprintf(b->expect, sizeof(b->expect), "%s", line + 10);
+    } else if (!strncmp(line, "# set: ", 7) && b->nset < MAX_SET) {
+      snprintf(b->set[b->nset++], sizeof(b->set[0]), "%s", line + 7);
+    }
+  }
+  fclose(f);
+  return b->expect[0] ? 0 : -1;
+}
+
+
+// read (and compile) the deck; the error it gives, or NULL if there is none
+static const char* deck_error(rdContext* ctx, const char* path, const badSpec* b) {
+  const char* set[MAX_SET];
+  for (int i = 0; i < b->nset; i++) {
+    set[i] = b->set[i];
+  }
+  rdSpec* spec = NULL;
+  int st = rd_readDeck(ctx, path, set, b->nset, &spec);
+  if (st == RD_OK) {
+    rdModel* model = NULL;
+    st = rd_compile(spec, &model);
+    rd_destroyModel(&model);
+    rd_destroySpec(&spec);
+  }
+  return st < 0 ? rd_lastError(ctx) : NULL;
+}
+
+
+// does the error match the expectation?
+static int matches(const char* path, const badSpec* b, const char* err) {
+  if (!strncmp(b->expect, "--set: ", 7)) {
+    for (int i = 0; i < b->nset; i++) {
+      char prefix[600];
+      snprintf(prefix, sizeof(prefix), "--set %s: ", b->set[i]);
+      if (!strncmp(err, prefix, strlen(prefix)) && strstr(err, b->expect + 7)) {
+        return 1;
+      }
+    }
+    return 0;
+  }
+  const char* text = strstr(b->expect, ": ");
+  if (!text) {
+    return 0;
+  }
+  char prefix[600];
+  snprintf(prefix, sizeof(prefix), "%s:%.*s:", path, (int)(text - b->expect), b->expect);
+  return !strncmp(err, prefix, strlen(prefix)) && strstr(err, text + 2);
+}
+
+
+static void test_bad_decks(rdContext* ctx) {
+  struct dirent** list = NULL;
+  int n = scandir(BAD_DIR, &list, is_yaml, alphasort);
+  CHECK(n >= 20, "found %d bad decks in " BAD_DIR, n);
+  for (int i = 0; i < n; i++) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", BAD_DIR, list[i]->d_name);
+    free(list[i]);
+    badSpec b;
+    if (read_header(path, &b) < 0) {
+      CHECK(0, "%s: no '# expect:' line", path);
+      continue;
+    }
+    const char* err = deck_error(ctx, path, &b);
+    CHECK(err && matches(path, &b, err), "%s: expected '%s', got '%s'", path, b.expect,
+          err ? err : "no error");
+  }
+  free(list);
+}
+
+
+int main(void) {
+  rdContext* ctx = NULL;
+  if (rd_createContext(&ctx, NULL) != RD_OK) {
+    printf("0 passed, 1 failed\n");
+    return 1;
+  }
+  test_helpers();
+  test_pendulum(ctx);
+  test_heavy_top(ctx);
+  test_all_features(ctx);
+  test_overrides(ctx);
+  test_inputs(ctx);
+  test_api_errors(ctx);
+  test_bad_decks(ctx);
+  test_alloc_failures();
+  rd_destroyContext(&ctx);
+  printf("%d passed, %d failed\n", npass, nfail);
+  return nfail ? 1 : 0;
+}
