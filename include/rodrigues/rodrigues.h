@@ -22,5 +22,6 @@
 #include "rodrigues/output.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/restart.h"
+#include "rodrigues/output_netcdf.h"
 
 #endif  // RODRIGUES_H

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+// NetCDF-4 time series of node states and energies (Unidata netCDF-C).
+#include <netcdf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core.h"
+#include "model_impl.h"
+#include "rodrigues/output_netcdf.h"
+
+enum { V_TIME, V_POS, V_QUAT, V_VEL, V_W, V_WB, V_KE, V_PE, V_TE, V_NEWTON, V_COUNT };
+
+struct rdNetcdf_ {
+  uint32_t magic;
+  rdContext* ctx;
+  int ncid;
+  int var[V_COUNT];
+  size_t record;
+  int nout;
+  char* path;      // final name
+  char* partial;   // name while writing
+  double* buf;     // nout x 4 staging
+};
+
+#define RD_MAGIC_NETCDF 0x52444e43u
+
+static int nc_fail(rdContext* ctx, const char* path, int err) {
+  return RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc_strerror(err));
+}
+
+
+static void free_nc(rdNetcdf* nc) {
+  rdContext* ctx = nc->ctx;
+  rd_free(ctx, nc->path);
+  rd_free(ctx, nc->partial);
+  rd_free(ctx, nc->buf);
+  nc->magic = 0;
+  rd_free(ctx, nc);
+}
+
+
+// define dimensions, variables and attributes
+static int define(rdNetcdf* nc, const rdModel* m) {
+  int id = nc->ncid, dt, dn, d3, d4, e;
+  if ((e = nc_def_dim(id, "time", NC_UNLIMITED, &dt)) || (e = nc_def_dim(id, "node", (size_t)m->nout, &dn)) ||
+      (e = nc_def_dim(id, "vec3", 3, &d3)) || (e = nc_def_dim(id, "quat", 4, &d4))) {
+    return e;
+  }
+  int t1[1] = {dt}, t3[3] = {dt, dn, d3}, t4[3] = {dt, dn, d4};
+  struct {
+    const char* name;
+    int ndim;
+    const int* dims;
+    const char* units;
+    const char* desc;
+  } vars[V_COUNT] = {
+      {"time", 1, t1, "s", "time"},
+      {"position", 3, t3, "m", "node position, global frame"},
+      {"orientation", 3, t4, "1", "unit quaternion (w,x,y,z), body to global"},
+      {"velocity", 3, t3, "m/s", "node velocity, global frame"},
+      {"angular_velocity", 3, t3, "rad/s", "angular velocity, global frame"},
+      {"angular_velocity_body", 3, t3, "rad/s", "angular velocity, body frame"},
+      {"kinetic_energy", 1, t1, "J", "kinetic energy"},
+      {"potential_energy", 1, t1, "J", "potential energy"},
+      {"total_energy", 1, t1, "J", "kinetic + potential energy"},
+      {"newton_iterations", 1, t1, "1", "Newton iterations of the last step"},
+  };
+  for (int k = 0; k < V_COUNT; k++) {
+    nc_type type = k == V_NEWTON ? NC_INT : NC_DOUBLE;
+    if ((e = nc_def_var(id, vars[k].name, type, vars[k].ndim, vars[k].dims, &nc->var[k])) ||
+        (e = nc_put_att_text(id, nc->var[k], "units", strlen(vars[k].units), vars[k].units)) ||
+        (e = nc_put_att_text(id, nc->var[k], "long_name", strlen(vars[k].desc), vars[k].desc))) {
+      return e;
+    }
+  }
+  // node names as a comma-separated global attribute, in node-dimension order
+  size_t len = 1;
+  for (int k = 0; k < m->nout; k++) {
+    len += strlen(m->node_name[m->out_node[k]]) + 1;
+  }
+  char* names = rd_alloc(nc->ctx, len);
+  if (!names) {
+    return NC_ENOMEM;
+  }
+  names[0] = '\0';
+  for (int k = 0; k < m->nout; k++) {
+    strcat(names, k ? "," : "");
+    strcat(names, m->node_name[m->out_node[k]]);
+  }
+  e = nc_put_att_text(id, NC_GLOBAL, "node_names", strlen(names), names);
+  rd_free(nc->ctx, names);
+  const char* conv = "rodrigues time series; see docs/deck.md";
+  if (!e) {
+    e = nc_put_att_text(id, NC_GLOBAL, "title", strlen(conv), conv);
+  }
+  return e ? e : nc_enddef(id);
+}
+
+
+int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
+  if (!out) {
+    return RD_ERR_ARG;
+  }
+  *out = NULL;
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!path || !*path) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_createNetcdf: no file name");
+  }
+  rdNetcdf* nc = rd_calloc(m->ctx, 1, sizeof(rdNetcdf));
+  if (!nc) {
+    return RD_ERR_NOMEM;
+  }
+  nc->magic = RD_MAGIC_NETCDF;
+  nc->ctx = m->ctx;
+  nc->nout = m->nout;
+  nc->ncid = -1;
+  size_t len = strlen(path);
+  nc->path = rd_strdup(m->ctx, path);
+  nc->partial = rd_alloc(m->ctx, len + 9);
+  nc->buf = rd_calloc(m->ctx, 4 * (size_t)m->nout + 1, sizeof(double));
+  if (!nc->path || !nc->partial || !nc->buf) {
+    free_nc(nc);
+    return RD_ERR_NOMEM;
+  }
+  snprintf(nc->partial, len + 9, "%s.partial", path);
+  int e = nc_create(nc->partial, NC_CLOBBER | NC_NETCDF4, &nc->ncid);
+  if (e) {
+    int st = nc_fail(m->ctx, path, e);
+    free_nc(nc);
+    return st;
+  }
+  e = define(nc, m);
+  if (e) {
+    int st = nc_fail(m->ctx, path, e);
+    nc_close(nc->ncid);
+    remove(nc->partial);
+    free_nc(nc);
+    return st;
+  }
+  *out = nc;
+  return RD_OK;
+}
+
+
+// write a (time, node, width) slab for record r from nc->buf
+static int put_slab(rdNetcdf* nc, int var, size_t width) {
+  size_t start[3] = {nc->record, 0, 0}, count[3] = {1, (size_t)nc->nout, width};
+  return nc_put_vara_double(nc->ncid, var, start, count, nc->buf);
+}
+
+
+int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
+  if (!nc || nc->magic != RD_MAGIC_NETCDF || !rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (m->nout != nc->nout) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_writeNetcdf: model does not match the file");
+  }
+  size_t r[1] = {nc->record};
+  double t = rd_time(d);
+  int e = nc_put_var1_double(nc->ncid, nc->var[V_TIME], r, &t);
+  // one pass per variable, staged in buf (nout x width)
+  static const int vars[5] = {V_POS, V_QUAT, V_VEL, V_W, V_WB};
+  static const size_t width[5] = {3, 4, 3, 3, 3};
+  for (int k = 0; k < 5 && !e; k++) {
+    for (int i = 0; i < m->nout; i++) {
+      double* b = nc->buf + width[k] * (size_t)i;
+      int node = m->out_node[i];
+      int st = rd_getNodeState(m, d, node, k == 0 ? b : NULL, k == 1 ? b : NULL,
+                               k == 2 ? b : NULL, k == 3 ? b : NULL, k == 4 ? b : NULL);
+      if (st) {
+        return st;
+      }
+    }
+    e = put_slab(nc, nc->var[vars[k]], width[k]);
+  }
+  double ke = 0, pe = 0;
+  rd_getEnergy(m, d, &ke, &pe);
+  double te = ke + pe;
+  rdStats stats;
+  rd_getStats(d, &stats);
+  int newton = stats.last_newton_iterations;
+  if (!e) {
+    e = nc_put_var1_double(nc->ncid, nc->var[V_KE], r, &ke);
+  }
+  if (!e) {
+    e = nc_put_var1_double(nc->ncid, nc->var[V_PE], r, &pe);
+  }
+  if (!e) {
+    e = nc_put_var1_double(nc->ncid, nc->var[V_TE], r, &te);
+  }
+  if (!e) {
+    e = nc_put_var1_int(nc->ncid, nc->var[V_NEWTON], r, &newton);
+  }
+  if (e) {
+    return nc_fail(nc->ctx, nc->path, e);
+  }
+  nc->record++;
+  return RD_OK;
+}
+
+
+int rd_closeNetcdf(rdNetcdf** ncp, int commit) {
+  if (!ncp || !*ncp || (*ncp)->magic != RD_MAGIC_NETCDF) {
+    return RD_OK;
+  }
+  rdNetcdf* nc = *ncp;
+  int st = RD_OK;
+  int e = nc_close(nc->ncid);
+  if (e) {
+    st = nc_fail(nc->ctx, nc->path, e);
+    commit = 0;
+  }
+  if (commit && rename(nc->partial, nc->path)) {
+    st = RD_ERROR(nc->ctx, RD_ERR_IO, "cannot rename '%s' to '%s'", nc->partial, nc->path);
+    commit = 0;
+  }
+  if (!commit) {
+    remove(nc->partial);
+  }
+  free_nc(nc);
+  *ncp = NULL;
+  return st;
+}
