@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Shared declarations of the rodrigues command-line program (a client of the public API only).
+#ifndef RD_CLI_H
+#define RD_CLI_H
+
+#include "rodrigues/rodrigues.h"
+
+// exit codes (documented in --help and docs/cli.md)
+enum {
+  CLI_OK = 0,       // success
+  CLI_USAGE = 1,    // bad command line
+  CLI_DECK = 2,     // deck or model error
+  CLI_NUMERIC = 3,  // numerical failure during the run
+  CLI_IO = 4,       // input/output error
+  CLI_OTHER = 5     // anything else (out of memory, internal error)
+};
+
+// a subcommand: argv[0] is the command name; returns an exit code. "COMMAND --help" must print
+// the command's usage to stdout and return CLI_OK (rodrigues help COMMAND relies on it).
+typedef int (*cliCommandFn)(int argc, char** argv);
+
+typedef struct cliCommand_ {
+  const char* name;  // as typed: "run"
+  cliCommandFn fn;
+  const char* args;  // synopsis of the arguments: "DECK [-o DIR] [--set KEY=VALUE]..."
+  const char* help;  // one line
+} cliCommand;
+
+// the subcommands, one file each
+int cmd_run(int argc, char** argv);
+int cmd_check(int argc, char** argv);
+int cmd_options(int argc, char** argv);
+
+// ---------------------------------------------------------------------------------------------
+// arguments and loading shared by the commands that read a deck (common.c)
+
+typedef struct cliDeckArgs_ {
+  const char* deck;    // the deck file
+  const char* outdir;  // -o DIR, or NULL
+  const char** set;    // the --set KEY=VALUE texts (pointers into argv; array from malloc)
+  int nset;
+  int help;            // --help was given
+} cliDeckArgs;
+
+// Parse "DECK [--set KEY=VALUE]..." (and "-o DIR" if allow_output). On a usage error print it
+// with a hint to `rodrigues CMD --help` and return CLI_USAGE; otherwise CLI_OK. Free with
+// cli_freeDeckArgs in any case.
+int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* args);
+void cli_freeDeckArgs(cliDeckArgs* args);
+
+// what a deck becomes
+typedef struct cliSession_ {
+  rdContext* ctx;
+  rdModel* model;
+  rdData* data;
+} cliSession;
+
+// Read, compile and create the data. Returns CLI_OK, or prints the error and returns the exit
+// code. Call cli_closeSession in any case.
+int cli_openSession(const cliDeckArgs* args, cliSession* s);
+void cli_closeSession(cliSession* s);
+
+// Print "rodrigues: <last error>" (the status text if there is none) to stderr and return the
+// exit code for `status`; `running` != 0 once the time integration has started.
+int cli_fail(const rdContext* ctx, int status, int running);
+
+// The exit code for a library status.
+int cli_exitCode(int status, int running);
+
+// ---------------------------------------------------------------------------------------------
+// progress bar on stderr (progress.c): drawn only when stderr is a terminal and CI is unset
+
+typedef struct cliProgress_ {
+  int enabled;
+  double t0, t1;     // simulated time span
+  double wall0;      // wall clock at the start
+  double last_draw;  // wall clock of the last drawing
+  int drawn;         // something is on the line
+} cliProgress;
+
+void cli_progressBegin(cliProgress* p, double t0, double t1);
+void cli_progressUpdate(cliProgress* p, double t);  // throttled to about 10 drawings per second
+void cli_progressEnd(cliProgress* p);               // erase the bar
+
+// monotonic wall clock, seconds
+double cli_now(void);
+
+#endif  // RD_CLI_H

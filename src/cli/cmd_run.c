@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: MIT
+// rodrigues run: integrate a deck to its final time, write history.csv and summary.json.
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static const char usage[] =
+    "usage: rodrigues run DECK [-o DIR] [--set KEY=VALUE]...\n"
+    "\n"
+    "Read DECK, integrate it from solver.start_time to solver.final_time and write\n"
+    "DIR/history.csv (one row every output.every steps, the first and the final time\n"
+    "always) and DIR/summary.json (final state and statistics).\n"
+    "\n"
+    "  -o, --output DIR     results directory, created with its parents\n"
+    "                       (default: out/<DECK's base name without .yaml>)\n"
+    "  -s, --set KEY=VALUE  override a deck value before it is read, e.g.\n"
+    "                       --set solver.time_step=1e-4 --set nodes.top.velocity=[0,1,0]\n"
+    "                       (repeatable; 'rodrigues options' lists the solver keys)\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Files appear only when the run succeeds: history.csv is written as a hidden\n"
+    ".history.csv.partial and renamed at the end, summary.json likewise. On any error\n"
+    "nothing is left behind and the exit status says why (see 'rodrigues --help').\n"
+    "A progress bar is drawn on stderr when it is a terminal and CI is not set.\n";
+
+// set by SIGINT / SIGTERM; the observer stops the run at the next output row
+static volatile sig_atomic_t interrupted = 0;
+
+static void on_signal(int sig) {
+  interrupted = sig;
+}
+
+
+typedef struct runState_ {
+  rdHistory* history;
+  cliProgress progress;
+  int status;  // first failure of the observer
+  long rows;   // history rows written
+} runState;
+
+
+static int observe(const rdModel* m, const rdData* d, void* user) {
+  runState* r = user;
+  int st = rd_writeHistory(r->history, m, d);
+  if (st != RD_OK) {
+    r->status = st;
+    return 1;
+  }
+  r->rows++;
+  cli_progressUpdate(&r->progress, rd_time(d));
+  return interrupted != 0;
+}
+
+
+// create `path` and its missing parents; *created receives the length of the shallowest prefix
+// this call created (0: none), for remove_dirs
+static int make_dirs(char* path, size_t* created) {
+  *created = 0;
+  size_t n = strlen(path);
+  for (size_t i = 1; i <= n; i++) {
+    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
+      continue;
+    }
+    char c = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) == 0) {
+      if (!*created) {
+        *created = i;
+      }
+    } else if (errno != EEXIST) {
+      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
+      path[i] = c;
+      return -1;
+    }
+    path[i] = c;
+  }
+  struct stat sb;
+  int err = stat(path, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : 0;
+  if (err) {
+    fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(err));
+    return -1;
+  }
+  return 0;
+}
+
+
+// remove the (empty) directories make_dirs created, deepest first
+static void remove_dirs(char* path, size_t created) {
+  if (!created) {
+    return;
+  }
+  size_t n = strlen(path);
+  while (n >= created && rmdir(path) == 0) {
+    while (n > 0 && path[n - 1] != '/') {
+      n--;
+    }
+    while (n > 0 && path[n - 1] == '/') {
+      n--;
+    }
+    path[n] = '\0';
+  }
+}
+
+
+// "out/<base name of deck without .yaml or .yml>", or a copy of `dir` without trailing slashes
+static char* output_dir(const char* deck, const char* dir) {
+  char* out;
+  if (dir) {
+    out = malloc(strlen(dir) + 1);
+    if (out) {
+      strcpy(out, dir);
+      size_t n = strlen(out);
+      while (n > 1 && out[n - 1] == '/') {
+        out[--n] = '\0';
+      }
+    }
+    return out;
+  }
+  const char* base = strrchr(deck, '/');
+  base = base ? base + 1 : deck;
+  size_t n = strlen(base);
+  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
+    n -= 5;
+  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
+    n -= 4;
+  }
+  out = malloc(n + sizeof("out/"));
+  if (out) {
+    memcpy(out, "out/", 4);
+    memcpy(out + 4, base, n);
+    out[4 + n] = '\0';
+  }
+  return out;
+}
+
+
+// catch SIGINT and SIGTERM once (SA_RESETHAND: a second signal ends the program at once); a
+// signal ignored by the parent stays ignored
+static void catch_signals(struct sigaction old[2]) {
+  static const int sigs[2] = {SIGINT, SIGTERM};
+  struct sigaction sa;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int k = 0; k < 2; k++) {
+    sigaction(sigs[k], NULL, &old[k]);
+    if (old[k].sa_handler != SIG_IGN) {
+      sigaction(sigs[k], &sa, NULL);
+    }
+  }
+}
+
+
+static void restore_signals(const struct sigaction old[2]) {
+  sigaction(SIGINT, &old[0], NULL);
+  sigaction(SIGTERM, &old[1], NULL);
+}
+
+
+// integrate and write the history; returns an exit code, the error already printed
+static int integrate(cliSession* s, const char* dir, runState* r, double* wall) {
+  const rdModel* m = s->model;
+  rdData* d = s->data;
+  double tend = rd_getOptionReal(m, "solver.final_time");
+  int st = rd_createHistory(m, dir, &r->history);
+  if (st == RD_OK) {
+    st = rd_writeHistory(r->history, m, d);
+  }
+  if (st != RD_OK) {
+    return cli_fail(s->ctx, st, 1);
+  }
+  r->rows = 1;
+
+  struct sigaction old[2];
+  interrupted = 0;
+  catch_signals(old);
+  double wall0 = cli_now();
+  cli_progressBegin(&r->progress, rd_time(d), tend);
+  st = rd_advance(m, d, tend, observe, r);
+  cli_progressEnd(&r->progress);
+  *wall += cli_now() - wall0;
+  restore_signals(old);
+
+  if (st == RD_OK && r->status != RD_OK) {
+    st = r->status;
+  }
+  if (st != RD_OK) {
+    return cli_fail(s->ctx, st, 1);
+  }
+  if (interrupted) {
+    fprintf(stderr, "rodrigues: interrupted at t = %g; no results written\n", rd_time(d));
+    return CLI_OTHER;
+  }
+  st = rd_closeHistory(&r->history, 1);
+  return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 1);
+}
+
+
+static void print_stats(const char* dir, const runState* r, const rdData* d, double wall) {
+  rdStats stats;
+  rd_getStats(d, &stats);
+  const char* sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
+  printf("wrote %s%shistory.csv (%ld rows) and %s%ssummary.json\n", dir, sep, r->rows, dir, sep);
+  printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations, %ld factorizations, "
+         "%.3g s\n",
+         rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
+         stats.factorizations, wall);
+}
+
+
+int cmd_run(int argc, char** argv) {
+  cliDeckArgs args;
+  int code = cli_parseDeckArgs(argc, argv, 1, &args);
+  if (code != CLI_OK || args.help) {
+    if (code == CLI_OK) {
+      fputs(usage, stdout);
+    }
+    cli_freeDeckArgs(&args);
+    return code;
+  }
+
+  cliSession s;
+  runState r;
+  memset(&r, 0, sizeof(r));
+  char* dir = NULL;
+  char* summary = NULL;
+  size_t created = 0;
+  double wall = 0;
+
+  code = cli_openSession(&args, &s);
+  if (code == CLI_OK) {
+    double wall0 = cli_now();
+    int st = rd_initialize(s.model, s.data);
+    wall += cli_now() - wall0;
+    if (st != RD_OK) {
+      code = cli_fail(s.ctx, st, 1);
+    }
+  }
+  if (code == CLI_OK) {
+    dir = output_dir(args.deck, args.outdir);
+    summary = dir ? malloc(strlen(dir) + sizeof("/summary.json")) : NULL;
+    if (!summary) {
+      fprintf(stderr, "rodrigues: out of memory\n");
+      code = CLI_OTHER;
+    } else {
+      sprintf(summary, "%s%ssummary.json", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+      code = make_dirs(dir, &created) == 0 ? CLI_OK : CLI_IO;
+    }
+  }
+  int committed = 0;
+  if (code == CLI_OK) {
+    code = integrate(&s, dir, &r, &wall);
+    committed = code == CLI_OK;
+  }
+  if (code == CLI_OK) {
+    int st = rd_writeSummary(s.model, s.data, summary, wall);
+    if (st != RD_OK) {
+      code = cli_fail(s.ctx, st, 1);
+    }
+  }
+  if (code == CLI_OK) {
+    print_stats(dir, &r, s.data, wall);
+  } else {
+    // leave nothing behind: the partial history, a history without its summary, new directories
+    rd_closeHistory(&r.history, 0);
+    if (committed) {
+      size_t n = strlen(summary) - strlen("summary.json");
+      strcpy(summary + n, "history.csv");
+      remove(summary);
+    }
+    if (dir) {
+      remove_dirs(dir, created);
+    }
+  }
+  free(summary);
+  free(dir);
+  cli_closeSession(&s);
+  cli_freeDeckArgs(&args);
+  if (interrupted) {
+    // end the way the signal would have, now that the files are cleaned up
+    int sig = interrupted;
+    signal(sig, SIG_DFL);
+    raise(sig);
+  }
+  return code;
+}

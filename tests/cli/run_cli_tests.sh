@@ -1,0 +1,209 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Tests of the rodrigues program: help, version, usage and deck errors, exit codes, no output
+# left behind on failure, check on every deck of input/, and a short run when a stepper exists.
+# usage: run_cli_tests.sh RODRIGUES_EXE SOURCE_ROOT
+# Prints "N passed, M failed" last; exits non-zero on any failure.
+
+exe=$1
+src=$2
+if [ -z "$exe" ] || [ -z "$src" ]; then
+  echo "usage: $0 RODRIGUES_EXE SOURCE_ROOT"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+case $exe in /*) ;; *) exe=$(pwd)/$exe ;; esac
+case $src in /*) ;; *) src=$(pwd)/$src ;; esac
+decks=$src/tests/cli
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/rd_cli_test.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+unset CI
+
+npass=0
+nfail=0
+ok() { npass=$((npass + 1)); }
+fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+
+# run the program; status in $rc, stdout in $work/out.txt, stderr in $work/err.txt
+run() {
+  "$exe" "$@" >"$work/out.txt" 2>"$work/err.txt"
+  rc=$?
+}
+
+# expect_rc CODE DESCRIPTION
+expect_rc() {
+  if [ "$rc" -eq "$1" ]; then ok; else fail "$2: exit $rc, want $1; stderr: $(cat "$work/err.txt")"; fi
+}
+
+# expect_err PATTERN DESCRIPTION: the first stderr line matches the grep -E pattern
+expect_err() {
+  if head -n 1 "$work/err.txt" | grep -Eq "$1"; then ok; else
+    fail "$2: stderr '$(head -n 1 "$work/err.txt")' does not match '$1'"
+  fi
+}
+
+# expect_nothing_written DESCRIPTION: no out/ directory and no res/ directory in the work dir
+expect_nothing_written() {
+  if [ ! -e "$work/out" ] && [ ! -e "$work/res" ]; then ok; else
+    fail "$1: output left behind: $(find "$work/out" "$work/res" 2>/dev/null | tr '\n' ' ')"
+  fi
+}
+
+# --- help, version, options -----------------------------------------------------------------
+run --version
+expect_rc 0 "--version"
+grep -Eq '^rodrigues [0-9]+\.[0-9]+\.[0-9]+$' "$work/out.txt" && ok || fail "--version prints '$(cat "$work/out.txt")'"
+run -V
+expect_rc 0 "-V"
+run --help
+expect_rc 0 "--help"
+grep -q '^exit status:' "$work/out.txt" && ok || fail "--help documents the exit status"
+for code in 0 1 2 3 4 5; do
+  grep -Eq "^  $code  " "$work/out.txt" && ok || fail "--help documents exit code $code"
+done
+run help
+expect_rc 0 "help"
+for cmd in run check options help; do
+  run help $cmd
+  expect_rc 0 "help $cmd"
+  [ -s "$work/out.txt" ] && ok || fail "help $cmd prints nothing"
+  run $cmd --help
+  expect_rc 0 "$cmd --help"
+done
+run options
+expect_rc 0 "options"
+grep -Eq '^solver\.time_step +real +0\.001 ' "$work/out.txt" && ok || fail "options lists solver.time_step"
+grep -q '^output\.every ' "$work/out.txt" && ok || fail "options lists output.every"
+
+# --- usage errors: exit 1 -------------------------------------------------------------------
+run
+expect_rc 1 "no arguments"
+run frobnicate
+expect_rc 1 "unknown command"
+expect_err "^rodrigues: unknown command 'frobnicate'" "unknown command message"
+run --frobnicate
+expect_rc 1 "unknown option"
+run run
+expect_rc 1 "run without a deck"
+run check
+expect_rc 1 "check without a deck"
+run run "$decks/bad_key.yaml" --bogus
+expect_rc 1 "run with an unknown option"
+run run "$decks/bad_key.yaml" --set
+expect_rc 1 "--set without a value"
+run run "$decks/bad_key.yaml" -o
+expect_rc 1 "-o without a directory"
+run run a.yaml b.yaml
+expect_rc 1 "two decks"
+run help frobnicate
+expect_rc 1 "help for an unknown command"
+run options extra
+expect_rc 1 "options with an argument"
+expect_nothing_written "usage errors"
+
+# --- deck errors: exit 2 (4 for an unreadable deck), FILE:LINE:COLUMN, nothing written -------
+run run missing.yaml
+expect_rc 4 "missing deck"
+expect_err "^rodrigues: missing\.yaml: cannot open: " "missing deck message"
+expect_nothing_written "missing deck"
+run check missing.yaml
+expect_rc 4 "check of a missing deck"
+
+run run "$decks/bad_syntax.yaml"
+expect_rc 2 "YAML syntax error"
+expect_err "^rodrigues: [^ ]*/bad_syntax\.yaml:5:1: invalid YAML" "YAML syntax error message"
+expect_nothing_written "YAML syntax error"
+
+run run "$decks/bad_mass.yaml" -o res/x
+expect_rc 2 "invalid value found by the compiler"
+expect_err "^rodrigues: [^ ]*/bad_mass\.yaml:6:5: rigid body 'body': mass must be > 0" "compile error message"
+expect_nothing_written "compile error"
+
+run run "$decks/bad_key.yaml"
+expect_rc 2 "unknown key"
+expect_err "^rodrigues: [^ ]*/bad_key\.yaml:3:3: unknown key 'time_stepp' \(did you mean 'time_step'\?\)" "unknown key message"
+expect_nothing_written "unknown key"
+
+run check "$decks/bad_key.yaml"
+expect_rc 2 "check of a bad deck"
+
+run run "$decks/point_mass.yaml" --set solver.time_step=-1
+expect_rc 2 "invalid --set value"
+expect_err "^rodrigues: --set solver\.time_step=-1: " "--set error message"
+expect_nothing_written "invalid --set value"
+
+run run "$decks/point_mass.yaml" --set no_equals_sign
+expect_rc 2 "--set without '='"
+expect_nothing_written "--set without '='"
+
+# --- check on every deck of input/ ----------------------------------------------------------
+# a method without a stepper in this build is reported, not failed: steppers land separately
+nskip=0
+for deck in "$src"/input/*.yaml; do
+  [ -e "$deck" ] || continue
+  run check "$deck"
+  if [ "$rc" -eq 0 ]; then
+    ok
+    grep -q '^nodes ' "$work/out.txt" && ok || fail "check $deck prints no model summary"
+  elif grep -q 'is not available in this build' "$work/err.txt"; then
+    nskip=$((nskip + 1))
+    echo "skip: check $(basename "$deck"): $(head -n 1 "$work/err.txt")"
+  else
+    fail "check $deck: exit $rc: $(cat "$work/err.txt")"
+  fi
+done
+expect_nothing_written "check"
+
+# --- a short run, with the first deck a stepper of this build accepts -------------------------
+short="--set solver.time_step=0.01 --set solver.final_time=0.1 --set output.every=3"
+deck=
+for d in "$decks/point_mass.yaml" "$src"/input/*.yaml; do
+  if "$exe" check "$d" $short >/dev/null 2>&1; then
+    deck=$d
+    break
+  fi
+done
+if [ -z "$deck" ]; then
+  nskip=$((nskip + 1))
+  echo "skip: run: no deck has a method with a stepper in this build"
+else
+  base=$(basename "$deck" .yaml)
+  # default directory out/<base>; stderr silent (not a terminal)
+  run run "$deck" $short
+  expect_rc 0 "run $base"
+  [ ! -s "$work/err.txt" ] && ok || fail "run $base writes to stderr: $(cat "$work/err.txt")"
+  grep -q "out/$base" "$work/out.txt" && ok || fail "run $base does not say where the results went"
+  [ -f "out/$base/history.csv" ] && [ -f "out/$base/summary.json" ] && ok ||
+    fail "run $base: out/$base/history.csv or summary.json missing"
+  [ -z "$(find out -name '.*.partial')" ] && ok || fail "run $base left partial files"
+  # header + initial row + steps 3, 6, 9 + final time
+  lines=$(wc -l <"out/$base/history.csv")
+  [ "$lines" -eq 6 ] && ok || fail "run $base: history.csv has $lines lines, want 6"
+  head -n 1 "out/$base/history.csv" | grep -q '^time,.*,kinetic_energy,potential_energy,total_energy,newton_iterations$' &&
+    ok || fail "run $base: history.csv header"
+  tail -n 1 "out/$base/history.csv" | grep -Eq '^0\.10*1?,' && ok || fail "run $base: last row is not at t = 0.1"
+  if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["statistics"]["steps"] == 10, d' \
+      "out/$base/summary.json" && ok || fail "run $base: summary.json does not parse or has wrong steps"
+  fi
+
+  # -o with parents
+  run run "$deck" $short -o res/a/b
+  expect_rc 0 "run -o res/a/b"
+  [ -f res/a/b/history.csv ] && [ -f res/a/b/summary.json ] && ok || fail "run -o res/a/b: files missing"
+  rm -rf res
+
+  # an output directory that cannot be created: exit 4, nothing written
+  : >res
+  run run "$deck" $short -o res/sub
+  expect_rc 4 "run -o under a regular file"
+  expect_err "^rodrigues: cannot create directory 'res/sub': " "unwritable directory message"
+  [ -f res ] && [ ! -s res ] && ok || fail "run -o under a regular file touched the file"
+  rm -f res
+fi
+
+[ "$nskip" -eq 0 ] || echo "$nskip check(s) skipped"
+echo "$npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
