@@ -204,6 +204,26 @@ else
   rm -f res
 fi
 
+rm -rf out res
+
+# --- a run that fails midway: exit 3, the partial history deleted, no directory left --------
+if "$exe" check "$decks/fails_midway.yaml" >/dev/null 2>&1; then
+  run run "$decks/fails_midway.yaml" -o res/midway
+  expect_rc 3 "run failing midway"
+  expect_err "^rodrigues: .*'blowup' is not finite" "run failing midway message"
+  expect_nothing_written "run failing midway"
+  run run "$decks/fails_midway.yaml"
+  expect_rc 3 "run failing midway, default directory"
+  expect_nothing_written "run failing midway, default directory"
+else
+  nskip=$((nskip + 1))
+  echo "skip: run failing midway: $("$exe" check "$decks/fails_midway.yaml" 2>&1 >/dev/null)"
+fi
+
+# a method that cannot handle the model is a deck/model error (or not in this build: also 2)
+run check "$decks/fails_midway.yaml" --set solver.method=nmb
+expect_rc 2 "check with a method that cannot handle the model"
+
 [ "$nskip" -eq 0 ] || echo "$nskip check(s) skipped"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
