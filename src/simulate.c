@@ -206,7 +206,8 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       return st;
     }
     d->s.t = target;
-    if (observer && (i % every == 0 || i == total)) {
+    // rows on the global grid too, so a resumed run writes the rows the full run writes
+    if (observer && (((long)k0 + i) % every == 0 || i == total)) {
       if (observer(m, d, user)) {
         return RD_OK;
       }
