@@ -7,6 +7,7 @@
 
 #include "core.h"
 #include "model_impl.h"
+#include "pattern.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -578,6 +579,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_loads(spec, m);
   st = st < 0 ? st : compile_torques(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
+  st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {
     rd_destroyModel(&m);
     return st;

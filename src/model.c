@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "model_impl.h"
+#include "pattern.h"
 
 int rd_modelValid(const rdModel* m) {
   return m && m->magic == RD_MAGIC_MODEL;
@@ -71,6 +72,7 @@ void rd_destroyModel(rdModel** model) {
   rd_free(ctx, m->load);
   rd_free(ctx, m->torque);
   rd_free(ctx, m->out_node);
+  rd_patternDestroy(m);
   m->magic = 0;
   rd_free(ctx, m);
   *model = NULL;

@@ -79,6 +79,9 @@ struct rdModel_ {
 
   int nout;
   int* out_node;            // nout
+
+  struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
+  struct rdLinSol_* linsol;    // linear solver analysed for it (solver/linsol.h)
 };
 
 // 1 if m is a live model

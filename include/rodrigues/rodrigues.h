@@ -19,6 +19,7 @@
 #include "rodrigues/spec.h"
 #include "rodrigues/model.h"
 #include "rodrigues/simulate.h"
+#include "rodrigues/query.h"
 #include "rodrigues/output.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/restart.h"

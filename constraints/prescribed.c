@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// Prescribed motion: node 0 follows x(t) = x0 + u(t) and R(t) = exp(psi(t)) R0, with u and psi
+// (global) given component-wise by time functions (none: held at 0).
+#include "joint_blocks.h"
+#include "rodrigues/liegroup.h"
+
+int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,
+                       const double* v, const double* lam, rdJointEval* ev) {
+  rdSide A, B;
+  rd_jointSides(m, j, q, v, ev, &A, &B);
+  if (ev->nnode == 2) {
+    ev->n = ev->off[1];
+    ev->nnode = 1;
+  }
+  double f[6][3];
+  for (int k = 0; k < 6; k++) {
+    int st = rd_timefn3(m, j->def.motion_fn[k], t, f[k]);
+    if (st) {
+      return st;
+    }
+  }
+  // the moving ground frame: position, rotation exp(psi), spatial rates from psi'
+  double psi[3], psid[3], psidd[3], T[9], D[9], w[3], wd[3];
+  for (int k = 0; k < 3; k++) {
+    B.x[k] = A.x0[k] + f[k][0];
+    B.v[k] = f[k][1];
+    B.a[k] = f[k][2];
+    psi[k] = f[3 + k][0];
+    psid[k] = f[3 + k][1];
+    psidd[k] = f[3 + k][2];
+  }
+  rdu_expSO3(B.R, psi);
+  rdu_dexpSO3(T, psi);
+  m3_mulv(w, T, psid);
+  m3_mulv(wd, T, psidd);
+  rdu_dTangentTransSO3(D, psi, psid);
+  double Dp[3];
+  m3_mulv(Dp, D, psid);
+  v3_add(wd, wd, Dp);
+  m3_tmulv(B.W, B.R, w);
+  m3_tmulv(B.al, B.R, wd);
+  static const double zero[3] = {0, 0, 0};
+  rd_rowPoint(ev, 0, &A, zero, &B, zero, lam);
+  if (!A.rot) {
+    return RD_OK;
+  }
+  static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  for (int k = 0; k < 3; k++) {
+    double a[3];
+    rd_sideVec(a, &A, e[k]);
+    rd_rowDot(ev, 3 + k, &A, a, NULL, NULL, &B, e[(k + 1) % 3], 0, rd_lam(lam, 3 + k));
+  }
+  return RD_OK;
+}

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+// Queries of results computed by the implicit steppers (joint reactions).
+#ifndef RODRIGUES_QUERY_H
+#define RODRIGUES_QUERY_H
+
+#include "rodrigues/export.h"
+#include "rodrigues/model.h"
+#include "rodrigues/simulate.h"
+
+// Reaction of joint `j` on its first node at the current state: the force (global) and the
+// moment about the node (global) that the joint's constraint forces apply to node[0]
+// (-B^T lambda restricted to that node; a point node gets a zero moment). The applied torque of
+// a revolute joint is not included. Valid after rd_initialize with the generalized-alpha
+// method (the multipliers of other methods are zero). Either output may be NULL.
+// Returns RD_OK, RD_ERR_HANDLE or RD_ERR_ARG.
+RD_API int rd_getJointReaction(const rdModel* model, const rdData* data, int j, double force[3],
+                               double moment[3]);
+
+#endif  // RODRIGUES_QUERY_H

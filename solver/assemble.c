@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+// Residual and iteration matrix: element, load and joint contributions scattered through the
+// precomputed block maps of the model's pattern.
+#include "assemble.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "blk.h"
+#include "constraint.h"
+#include "element.h"
+#include "pattern.h"
+#include "rodrigues/liegroup.h"
+
+void rd_unknownName(const rdModel* m, int k, char* buf, int size) {
+  static const char xyz[] = "xyz";
+  if (k < m->ndof) {
+    for (int i = 0; i < m->nnode; i++) {
+      int nd = m->node_kind[i] == RD_NODE_RIGID ? 6 : 3;
+      int o = k - m->node_dof[i];
+      if (o >= 0 && o < nd) {
+        snprintf(buf, (size_t)size, "node '%s' %s %c", m->node_name[i],
+                 o < 3 ? "translation" : "rotation", xyz[o % 3]);
+        return;
+      }
+    }
+  }
+  int row = k - m->ndof;
+  for (int j = 0; j < m->njoint; j++) {
+    if (row >= m->joint[j].row && row < m->joint[j].row + m->joint[j].nrow) {
+      snprintf(buf, (size_t)size, "joint '%s' equation %d", m->joint[j].def.name,
+               row - m->joint[j].row + 1);
+      return;
+    }
+  }
+  snprintf(buf, (size_t)size, "unknown %d", k);
+}
+
+
+// right-multiply the rotation columns of the rows x n matrix A by T(psi) of their node
+static void apply_T(const rdModel* m, const double* psi, double* A, int rows, int n, int nnode,
+                    const int* node, const int* off) {
+  if (!psi) {
+    return;
+  }
+  for (int b = 0; b < nnode; b++) {
+    if (m->node_kind[node[b]] != RD_NODE_RIGID) {
+      continue;
+    }
+    double T[9];
+    rdu_tangentSO3(T, psi + 3 * node[b]);
+    int c0 = off[b] + 3;
+    for (int i = 0; i < rows; i++) {
+      double* a = A + i * n + c0;
+      double t0 = a[0], t1 = a[1], t2 = a[2];
+      a[0] = t0 * T[0] + t1 * T[3] + t2 * T[6];
+      a[1] = t0 * T[1] + t1 * T[4] + t2 * T[7];
+      a[2] = t0 * T[2] + t1 * T[5] + t2 * T[8];
+    }
+  }
+}
+
+
+static int ndof_of(const rdModel* m, int node) {
+  return m->node_kind[node] == RD_NODE_RIGID ? 6 : 3;
+}
+
+
+// scatter the local n x n matrix S (local nodes node/off) into the node-node blocks of Ax
+static void scatter(const rdModel* m, double* Ax, const double* S, int n, int nnode,
+                    const int* node, const int* off) {
+  const rdPattern* P = m->pattern;
+  for (int a = 0; a < nnode; a++) {
+    for (int b = 0; b < nnode; b++) {
+      const int* pos = rd_patternBlock(P, node[a], node[b]);
+      int na = ndof_of(m, node[a]), nb = ndof_of(m, node[b]);
+      for (int k = 0; k < nb; k++) {
+        for (int i = 0; i < na; i++) {
+          Ax[pos[k] + i] += S[(off[a] + i) * n + off[b] + k];
+        }
+      }
+    }
+  }
+}
+
+
+// load stiffness -df/dq of node i (6x6, row-major) for the loads that depend on the rotation
+static void load_stiffness(const rdModel* m, const rdData* d, double t, const double* q,
+                           int i, double K[36]) {
+  memset(K, 0, 36 * sizeof(double));
+  if (m->node_kind[i] != RD_NODE_RIGID) {
+    return;
+  }
+  double R[9], Rt_m[3], S[9];
+  rdu_quatToMat(R, q + 7 * i + 3);
+  // the total moment, taken as dead: f_t = R^T M
+  m3_tmulv(Rt_m, R, d->force + 6 * i + 3);
+  blk_skew(S, Rt_m);
+  blk_add(K, 6, 3, 3, S, -1);
+  for (int l = 0; l < m->nload; l++) {
+    const rdLoadDef* ld = &m->load[l].def;
+    if (ld->node != i || ld->frame != RD_FRAME_BODY) {
+      continue;
+    }
+    double s = 1, w[3];
+    if (rd_timefnEval(m, ld->timefn, t, &s) != RD_OK) {
+      s = 0;  // the residual evaluation reports it
+    }
+    v3_scale(w, ld->value, s);
+    if (ld->kind == RD_LOAD_MOMENT) {
+      blk_skew(S, w);  // a follower moment has no stiffness: undo the dead part
+      blk_add(K, 6, 3, 3, S, 1);
+    } else {
+      blk_mulSkew(S, R, w);  // F = R w: -dF/dtheta = R skew(w)
+      blk_add(K, 6, 0, 3, S, 1);
+    }
+  }
+  // gravity moment (R c) x m g: true stiffness -skew(c) skew(R^T m g), dead part undone
+  for (int e = 0; e < m->nelem; e++) {
+    const rdElemDef* ed = &m->elem[e].def;
+    if (ed->type != RD_ELEM_RIGID_BODY || ed->u.body.node != i) {
+      continue;
+    }
+    double mg[3], Rmg[3], cm[3];
+    v3_scale(mg, m->gravity, ed->u.body.mass);
+    m3_tmulv(Rmg, R, mg);
+    v3_cross(cm, ed->u.body.com, Rmg);
+    blk_skew(S, cm);
+    blk_add(K, 6, 3, 3, S, 1);
+    blk_skewSkew(S, ed->u.body.com, Rmg);
+    blk_add(K, 6, 3, 3, S, -1);
+  }
+}
+
+
+int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                const double* vd, const double* lam, const rdAsmCoef* c, double* r,
+                double* gamma, double* Ax) {
+  const rdPattern* P = m->pattern;
+  int N = m->ndof + m->nconstraint;
+  memset(r, 0, (size_t)N * sizeof(double));
+  if (Ax) {
+    memset(Ax, 0, (size_t)P->nnz * sizeof(double));
+  }
+  // applied loads: f_x global, f_t = R^T M (body)
+  int st = rd_evalLoads(m, d, t, q, v, d->force);
+  if (st != RD_OK) {
+    return st;
+  }
+  for (int i = 0; i < m->nnode; i++) {
+    double* ri = r + m->node_dof[i];
+    const double* fi = d->force + 6 * i;
+    for (int k = 0; k < 3; k++) {
+      ri[k] -= fi[k];
+    }
+    if (m->node_kind[i] == RD_NODE_RIGID) {
+      double mb[3];
+      rdu_quatRotateInv(mb, q + 7 * i + 3, fi + 3);
+      for (int k = 0; k < 3; k++) {
+        ri[3 + k] -= mb[k];
+      }
+    }
+    if (Ax && c->cK != 0) {
+      double K[36];
+      int node = i, off = 0;
+      load_stiffness(m, d, t, q, i, K);
+      int n = ndof_of(m, i);
+      double S[36];
+      for (int a = 0; a < n; a++) {
+        for (int b = 0; b < n; b++) {
+          S[a * n + b] = c->cK * K[a * 6 + b];
+        }
+      }
+      apply_T(m, c->psi, S, n, n, 1, &node, &off);
+      scatter(m, Ax, S, n, 1, &node, &off);
+    }
+  }
+  // elements
+  rdElemEval ev;
+  double S[RD_ELEM_MAXDOF * RD_ELEM_MAXDOF];
+  for (int e = 0; e < m->nelem; e++) {
+    st = rd_elemEval(m, e, q, v, vd, Ax != NULL, &ev);
+    if (st != RD_OK) {
+      return st;
+    }
+    for (int a = 0; a < ev.nnode; a++) {
+      double* ri = r + m->node_dof[ev.node[a]];
+      for (int k = 0; k < ndof_of(m, ev.node[a]); k++) {
+        ri[k] += ev.r[ev.off[a] + k];
+      }
+    }
+    if (!Ax) {
+      continue;
+    }
+    int n = ev.n;
+    apply_T(m, c->psi, ev.K, n, n, ev.nnode, ev.node, ev.off);
+    for (int k = 0; k < n * n; k++) {
+      S[k] = c->cM * ev.M[k] + c->cC * ev.C[k] + c->cK * ev.K[k];
+    }
+    scatter(m, Ax, S, n, ev.nnode, ev.node, ev.off);
+  }
+  // joints
+  rdJointEval je;
+  for (int j = 0; j < m->njoint; j++) {
+    const rdJoint* jt = &m->joint[j];
+    st = rd_jointEval(m, j, t, q, v, lam ? lam + jt->row : NULL, &je);
+    if (st != RD_OK) {
+      return st;
+    }
+    int n = je.n;
+    for (int k = 0; k < je.nrow; k++) {
+      r[m->ndof + jt->row + k] = je.phi[k];
+      if (gamma) {
+        gamma[jt->row + k] = je.gamma[k];
+      }
+    }
+    for (int a = 0; a < je.nnode; a++) {
+      double* ri = r + m->node_dof[je.node[a]];
+      for (int k = 0; k < ndof_of(m, je.node[a]); k++) {
+        double s = je.r[je.off[a] + k];
+        for (int row = 0; lam && row < je.nrow; row++) {
+          s += je.B[row * n + je.off[a] + k] * lam[jt->row + row];
+        }
+        ri[k] += s;
+      }
+    }
+    if (!Ax) {
+      continue;
+    }
+    apply_T(m, c->psi, je.K, n, n, je.nnode, je.node, je.off);
+    for (int k = 0; k < n * n; k++) {
+      S[k] = c->cK * je.K[k];
+    }
+    scatter(m, Ax, S, n, je.nnode, je.node, je.off);
+    // B^T (unscaled) and B T
+    int J = m->nnode + j;
+    for (int a = 0; a < je.nnode; a++) {
+      int node = je.node[a], nd = ndof_of(m, node);
+      const int* pos = rd_patternBlock(P, node, J);  // node rows, multiplier columns
+      for (int row = 0; row < je.nrow; row++) {
+        for (int i = 0; i < nd; i++) {
+          Ax[pos[row] + i] += je.B[row * n + je.off[a] + i];
+        }
+      }
+    }
+    apply_T(m, c->psi, je.B, je.nrow, n, je.nnode, je.node, je.off);
+    for (int a = 0; a < je.nnode; a++) {
+      int node = je.node[a], nd = ndof_of(m, node);
+      const int* pos = rd_patternBlock(P, J, node);  // multiplier rows, node columns
+      for (int k = 0; k < nd; k++) {
+        for (int row = 0; row < je.nrow; row++) {
+          Ax[pos[k] + row] += je.B[row * n + je.off[a] + k];
+        }
+      }
+    }
+  }
+  return RD_OK;
+}

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+// Lie-group generalized-alpha stepper on R^3 x SO(3) (Bruls, Cardona & Arnold 2012), body form.
+#ifndef RD_GENALPHA_H
+#define RD_GENALPHA_H
+
+#include "stepper.h"
+
+// the stepper's ops table (method RD_METHOD_GENERALIZED_ALPHA)
+extern const rdStepper rd_stepperGeneralizedAlpha;
+
+// integration parameters from rho_inf (Chung-Hulbert through Arnold-Bruls' form)
+typedef struct rdGaParam_ {
+  double am, af, gamma, beta;
+} rdGaParam;
+
+void rd_gaParam(double rho_inf, rdGaParam* p);
+
+#endif  // RD_GENALPHA_H

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// Sparse linear solvers behind one small ops table: analyse once, factor or refactor, solve.
+#ifndef RD_LINSOL_H
+#define RD_LINSOL_H
+
+#include "core.h"
+
+typedef struct rdLinSol_ rdLinSol;
+
+// backend operations; `self` is the rdLinSol
+typedef struct rdLinSolOps_ {
+  const char* name;
+  // symbolic analysis of the pattern (once)
+  int (*analyze)(rdLinSol* s);
+  // numeric factorization of values Ax (refactor if a previous one exists, falling back to a
+  // full factorization when the pivots have gone bad); fills s->rcond and s->singular_col
+  int (*factor)(rdLinSol* s, const double* Ax);
+  // solve in place with the last factorization
+  int (*solve)(rdLinSol* s, double* b);
+  void (*destroy)(rdLinSol* s);
+} rdLinSolOps;
+
+struct rdLinSol_ {
+  const rdLinSolOps* ops;
+  rdContext* ctx;
+  int kind;            // rdLinSolKind
+  int n;
+  const int* Ap;       // CSC pattern (borrowed, outlives the solver)
+  const int* Ai;
+  double rcond;        // reciprocal condition estimate of the last factorization
+  int singular_col;    // column of a zero pivot (-1 if none)
+  int factored;        // a usable factorization exists
+  const void* owner;   // who the factorization belongs to (modified Newton)
+  long nfactor;        // full factorizations
+  long nrefactor;      // refactorizations
+  void* impl;          // backend data
+};
+
+// Create and analyse a solver of kind `kind` (RD_LINSOL_*; AUTO = KLU) for the n x n CSC
+// pattern (Ap, Ai). RD_ERR_UNSUPPORTED for CHOLMOD (the iteration matrix is an unsymmetric
+// saddle-point matrix), RD_ERR_NOMEM, RD_ERR_LIBRARY.
+int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
+                    rdLinSol** out);
+
+// Factor values Ax (nnz). RD_OK, RD_RECOVER_SINGULAR (s->singular_col says where; not raised),
+// RD_ERR_LIBRARY / RD_ERR_NOMEM (raised).
+int rd_linsolFactor(rdLinSol* s, const double* Ax);
+
+// Solve A x = b in place. RD_OK or RD_ERR_STATE (no factorization).
+int rd_linsolSolve(rdLinSol* s, double* b);
+
+// Destroy and set *s to NULL; accepts NULL.
+void rd_linsolDestroy(rdLinSol** s);
+
+// backends
+extern const rdLinSolOps rd_linsolKlu;
+extern const rdLinSolOps rd_linsolUmfpack;
+extern const rdLinSolOps rd_linsolDense;
+
+// smallest acceptable reciprocal condition estimate before a full refactorization
+#define RD_LINSOL_RCOND_MIN 1e-14
+
+#endif  // RD_LINSOL_H
