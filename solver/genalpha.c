@@ -81,7 +81,7 @@ static int ga_check(const rdModel* m) {
                       m->elem[e].def.u.bushing.name);
     }
   }
-  if (!m->pattern || !m->linsol) {
+  if (!m->pattern || (!m->linsol && m->pattern->n > 0)) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
   }
   return RD_OK;
@@ -134,6 +134,9 @@ static void singular_message(const rdModel* m, int col, char* buf, int size) {
 
 
 static int ga_initialize(const rdModel* m, rdData* d) {
+  if (m->ndof + m->nconstraint == 0) {
+    return RD_OK;  // nothing moves
+  }
   gaWork w;
   carve(m, d, &w);
   rdState* s = &d->s;
@@ -207,6 +210,9 @@ static void update_q(const rdModel* m, const double* qn, const double* dq, doubl
 
 
 static int ga_step(const rdModel* m, rdData* d, double h) {
+  if (m->ndof + m->nconstraint == 0) {
+    return RD_OK;
+  }
   gaWork w;
   carve(m, d, &w);
   rdState* s = &d->s;
