@@ -81,7 +81,12 @@ static int ga_check(const rdModel* m) {
                       m->elem[e].def.u.bushing.name);
     }
   }
-  if (!m->pattern || (!m->linsol && m->pattern->n > 0)) {
+  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD) {
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
+                    "generalized_alpha: cholmod needs a symmetric positive definite matrix; the "
+                    "iteration matrix is an unsymmetric saddle-point matrix (use klu or umfpack)");
+  }
+  if (!m->pattern) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
   }
   return RD_OK;
@@ -152,7 +157,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   for (int k = 0; k < m->nconstraint; k++) {
     w.sol[m->ndof + k] = -w.gam[k];
   }
-  rdLinSol* ls = m->linsol;
+  rdLinSol* ls = d->solver;
   st = rd_linsolFactor(ls, w.Ax);
   d->stats.factorizations++;
   ls->owner = NULL;
@@ -236,7 +241,7 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
     s->vd[k] = 0;
   }
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
-  rdLinSol* ls = m->linsol;
+  rdLinSol* ls = d->solver;
   rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
   double err = 2, prev = 2;
   int iter = 0, worst = 0;
@@ -338,6 +343,28 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
 }
 
 
+// the factorization belongs to the data, so that a model stays immutable and several data
+// objects of one model can be stepped in parallel threads
+static int ga_attach(const rdModel* m, rdData* d) {
+  if (m->pattern->n == 0) {
+    return RD_OK;
+  }
+  rdLinSol* ls = NULL;
+  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
+                           m->pattern->Ai, &ls);
+  d->solver = ls;
+  return st;
+}
+
+
+static void ga_release(const rdModel* m, rdData* d) {
+  (void)m;
+  rdLinSol* ls = d->solver;
+  rd_linsolDestroy(&ls);
+  d->solver = NULL;
+}
+
+
 const rdStepper rd_stepperGeneralizedAlpha = {
     .method = RD_METHOD_GENERALIZED_ALPHA,
     .check = ga_check,
@@ -345,4 +372,6 @@ const rdStepper rd_stepperGeneralizedAlpha = {
     .work_size = ga_work_size,
     .initialize = ga_initialize,
     .step = ga_step,
+    .attach = ga_attach,
+    .release = ga_release,
 };

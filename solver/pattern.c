@@ -159,15 +159,11 @@ int rd_patternBuild(rdModel* m) {
   if (st < 0) {
     return st;
   }
-  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD || p->n == 0) {
-    return RD_OK;  // nothing to solve, or the stepper's check explains why it cannot be used
-  }
-  return rd_linsolCreate(m->ctx, m->opt.linear_solver, p->n, p->Ap, p->Ai, &m->linsol);
+  return RD_OK;
 }
 
 
 void rd_patternDestroy(rdModel* m) {
-  rd_linsolDestroy(&m->linsol);
   rdPattern* p = m->pattern;
   if (!p) {
     return;

@@ -23,6 +23,11 @@ typedef struct rdStepper_ {
   // RD_OK, > 0 recoverable (the caller restores the state and cuts the step) or < 0 fatal;
   // any non-zero status is raised with a message naming the step and the cause.
   int (*step)(const rdModel* m, rdData* d, double h);
+  // create the objects of one data that are not plain memory (e.g. a sparse factorization) in
+  // d->solver; called once by rd_createData after the state is set up; may be NULL
+  int (*attach)(const rdModel* m, rdData* d);
+  // free what attach created; called by rd_destroyData; may be NULL
+  void (*release)(const rdModel* m, rdData* d);
 } rdStepper;
 
 // the stepper of a method, or NULL if this build has none

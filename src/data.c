@@ -134,6 +134,10 @@ int rd_createData(const rdModel* m, rdData** data) {
   d->model = m;
   d->ctx = ctx;
   rd_resetData(m, d);
+  if (st->attach && (status = st->attach(m, d)) < 0) {
+    rd_destroyData(&d);
+    return status;
+  }
   *data = d;
   return RD_OK;
 }
@@ -145,6 +149,10 @@ void rd_destroyData(rdData** data) {
   }
   rdData* d = *data;
   rdContext* ctx = d->ctx;
+  const rdStepper* st = rd_stepperFor(d->model->opt.method);
+  if (st && st->release) {
+    st->release(d->model, d);
+  }
   rd_free(ctx, d->block);
   d->magic = 0;
   rd_free(ctx, d);

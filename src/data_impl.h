@@ -29,6 +29,7 @@ struct rdData_ {
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
+  void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
   void* block;       // the single allocation behind every array above
 };
 

@@ -81,7 +81,6 @@ struct rdModel_ {
   int* out_node;            // nout
 
   struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
-  struct rdLinSol_* linsol;    // linear solver analysed for it (solver/linsol.h)
 };
 
 // 1 if m is a live model
