@@ -40,22 +40,30 @@ int rd_exprCreate(rdContext* ctx, rdExpr* e, const char* text, const char* vars,
     mupRelease(h);
     return st;
   }
+  if (pthread_mutex_init(&e->lock, NULL)) {
+    mupRelease(h);
+    return RD_ERROR(ctx, RD_ERR_NOMEM, "cannot create a mutex for %s", owner);
+  }
   e->handle = h;
   return RD_OK;
 }
 
 
 double rd_exprEval(rdExpr* e, const double* values) {
+  pthread_mutex_lock(&e->lock);
   for (int i = 0; i < e->nvar; i++) {
     e->vars[i] = values[i];
   }
-  return mupEval((muParserHandle_t)e->handle);
+  double v = mupEval((muParserHandle_t)e->handle);
+  pthread_mutex_unlock(&e->lock);
+  return v;
 }
 
 
 void rd_exprDestroy(rdExpr* e) {
   if (e->handle) {
     mupRelease((muParserHandle_t)e->handle);
+    pthread_mutex_destroy(&e->lock);
   }
   e->handle = NULL;
 }

@@ -3,16 +3,20 @@
 #ifndef RD_EXPR_H
 #define RD_EXPR_H
 
+#include <pthread.h>
+
 #include "rodrigues/context.h"
 
 #define RD_EXPR_MAXVAR 10
 
 // a compiled formula; must not move in memory after rd_exprCreate (the parser keeps pointers
-// to `vars`)
+// to `vars`). Evaluation writes `vars`, so it is serialized by `lock`: a model (which owns its
+// formulas) may be shared by data objects stepped in different threads.
 typedef struct rdExpr_ {
   void* handle;
   double vars[RD_EXPR_MAXVAR];
   int nvar;
+  pthread_mutex_t lock;
 } rdExpr;
 
 // parse `text` with the space-separated variable names `vars`; raise RD_ERR_ARG naming `owner`
