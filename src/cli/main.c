@@ -6,6 +6,7 @@
 #include "cli.h"
 
 static int cmd_help(int argc, char** argv);
+int cmd_converge(int argc, char** argv);  // cmd_converge.c
 
 // the subcommands; a new one is one line here, its cmd_*.c file and its prototype in cli.h
 static const cliCommand commands[] = {
@@ -13,6 +14,8 @@ static const cliCommand commands[] = {
      "integrate DECK, write DIR/history.csv and DIR/summary.json"},
     {"check", cmd_check, "DECK [--set KEY=VALUE]...",
      "read and compile DECK, print a summary of the model"},
+    {"converge", cmd_converge, "DECK --methods LIST --dt LIST [--reference REF] [-o DIR]...",
+     "errors and observed orders of methods x time steps against a reference, with plots"},
     {"options", cmd_options, "", "list every option with its type, default and help"},
     {"help", cmd_help, "[COMMAND]", "show this help, or a command's"},
 };

@@ -1,0 +1,861 @@
+// SPDX-License-Identifier: MIT
+// rodrigues converge: convergence study of time steppers on one deck (errors, observed orders, plot).
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int cmd_converge(int argc, char** argv);
+
+static const char usage[] =
+    "usage: rodrigues converge DECK --methods M1,M2,... --dt DT1,DT2,...\n"
+    "                          [--reference METHOD:DT | --reference FILE] [--node NAME]\n"
+    "                          [-o DIR] [--set KEY=VALUE]...\n"
+    "\n"
+    "Run DECK to solver.final_time once for every method and step size, and compare the\n"
+    "final rotation R and body angular momentum Pi (rd_getBodyMomentum) of one node with a\n"
+    "reference: err_R = |R - R_ref|_2 (spectral norm; 2 sin(theta/2) of the relative\n"
+    "rotation), err_Pi = |Pi - Pi_ref|_2, and the observed order between consecutive step\n"
+    "sizes, log(e_i/e_i+1)/log(dt_i/dt_i+1). Prints a table and writes\n"
+    "DIR/convergence.csv (method,dt,err_R,err_Pi,order_R,order_Pi,steps,load_evaluations,\n"
+    "wall_time; nan for a failed run) and, with gnuplot, DIR/convergence.png and .svg\n"
+    "(log-log, one line per method; the script is kept as DIR/convergence.gp).\n"
+    "\n"
+    "  --methods LIST       solver.method values, comma separated (e.g. nmb,liemid_ea)\n"
+    "  --dt LIST            time steps, comma separated, usually decreasing\n"
+    "  --reference REF      METHOD:DT: a run of the deck with that method and step;\n"
+    "                       FILE: one line 'qw qx qy qz Pix Piy Piz' (whitespace or commas,\n"
+    "                       '#' starts a comment) -- the final quaternion (body -> global)\n"
+    "                       and body angular momentum. Default: the first method at a\n"
+    "                       step 16 times smaller than the smallest --dt\n"
+    "  --node NAME          node to compare (default: the first output node)\n"
+    "  -o, --output DIR     results directory, created with its parents\n"
+    "                       (default: out/converge-<DECK's base name without .yaml>)\n"
+    "  -s, --set KEY=VALUE  override a deck value in every run (repeatable); solver.method\n"
+    "                       and solver.time_step are set by the study itself\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "A run that fails (e.g. unstable at a large step) is reported as failed and the study\n"
+    "goes on. Wall times are those of rd_initialize + rd_advance.\n";
+
+// one method x step size
+typedef struct convRun_ {
+  const char* method;
+  double dt;
+  int ok;
+  char why[160];   // failure reason
+  double q[4];     // final orientation
+  double Pi[3];    // final body angular momentum
+  double err_R, err_Pi, order_R, order_Pi;
+  long steps, loads;
+  double wall;
+} convRun;
+
+typedef struct convArgs_ {
+  const char* deck;
+  const char* outdir;
+  const char* node;
+  const char* reference;
+  char* methods;  // copy of the list, split in place
+  char* dts;
+  const char** set;
+  int nset;
+  int help;
+} convArgs;
+
+
+static int usage_error(const char* what, const char* arg) {
+  fprintf(stderr, "rodrigues converge: %s%s%s%s\n", what, arg ? " '" : "", arg ? arg : "",
+          arg ? "'" : "");
+  fprintf(stderr, "Try 'rodrigues converge --help'.\n");
+  return CLI_USAGE;
+}
+
+
+// the value of option `name` (short form `alt`, may be NULL) at argv[*i], as "--name V" or
+// "--name=V"; NULL if argv[*i] is not that option. *missing is set if the value is absent.
+static const char* option_value(int argc, char** argv, int* i, const char* name, const char* alt,
+                                int* missing) {
+  const char* s = argv[*i];
+  size_t n = strlen(name);
+  if (!strcmp(s, name) || (alt && !strcmp(s, alt))) {
+    if (*i + 1 >= argc) {
+      *missing = 1;
+      return NULL;
+    }
+    return argv[++*i];
+  }
+  if (!strncmp(s, name, n) && s[n] == '=') {
+    return s + n + 1;
+  }
+  return NULL;
+}
+
+
+static int parse_args(int argc, char** argv, convArgs* a) {
+  memset(a, 0, sizeof(*a));
+  a->set = malloc((size_t)(argc > 0 ? argc : 1) * sizeof(*a->set));
+  if (!a->set) {
+    fprintf(stderr, "rodrigues: out of memory\n");
+    return CLI_OTHER;
+  }
+  for (int i = 1; i < argc; i++) {
+    const char* s = argv[i];
+    const char* v;
+    int missing = 0;
+    if (s[0] != '-' || !s[1]) {
+      if (a->deck) {
+        return usage_error("more than one deck given:", s);
+      }
+      a->deck = s;
+    } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+      a->help = 1;
+    } else if ((v = option_value(argc, argv, &i, "--set", "-s", &missing))) {
+      a->set[a->nset++] = v;
+    } else if ((v = option_value(argc, argv, &i, "--output", "-o", &missing))) {
+      a->outdir = v;
+    } else if ((v = option_value(argc, argv, &i, "--node", NULL, &missing))) {
+      a->node = v;
+    } else if ((v = option_value(argc, argv, &i, "--reference", NULL, &missing))) {
+      a->reference = v;
+    } else if ((v = option_value(argc, argv, &i, "--methods", NULL, &missing))) {
+      free(a->methods);
+      a->methods = strdup(v);
+    } else if ((v = option_value(argc, argv, &i, "--dt", NULL, &missing))) {
+      free(a->dts);
+      a->dts = strdup(v);
+    } else {
+      return usage_error(missing ? "missing the value after" : "unknown option", s);
+    }
+  }
+  if (a->help) {
+    return CLI_OK;
+  }
+  if (!a->deck) {
+    return usage_error("missing the deck file", NULL);
+  }
+  if (!a->methods || !*a->methods) {
+    return usage_error("missing --methods", NULL);
+  }
+  if (!a->dts || !*a->dts) {
+    return usage_error("missing --dt", NULL);
+  }
+  if (a->outdir && !*a->outdir) {
+    return usage_error("empty output directory", NULL);
+  }
+  return CLI_OK;
+}
+
+
+static void free_args(convArgs* a) {
+  free((void*)a->set);
+  free(a->methods);
+  free(a->dts);
+  memset(a, 0, sizeof(*a));
+}
+
+
+// split `s` in place at commas (and blanks); returns the number of non-empty items, at most max
+static int split_list(char* s, const char** item, int max) {
+  int n = 0;
+  char* save = NULL;
+  for (char* tok = strtok_r(s, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+    if (n < max) {
+      item[n] = tok;
+    }
+    n++;
+  }
+  return n;
+}
+
+
+// a finite number > 0 filling the whole of s
+static int parse_step(const char* s, double* x) {
+  char* end;
+  errno = 0;
+  *x = strtod(s, &end);
+  return end != s && !*end && errno == 0 && isfinite(*x) && *x > 0;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// linear algebra of the error norms
+
+// largest eigenvalue of the symmetric 3x3 matrix A (cyclic Jacobi; A is overwritten)
+static double sym3_max_eigenvalue(double A[9]) {
+  for (int sweep = 0; sweep < 50; sweep++) {
+    double off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
+    double diag = A[0] * A[0] + A[4] * A[4] + A[8] * A[8];
+    if (off <= 1e-36 * diag || off == 0) {
+      break;
+    }
+    for (int p = 0; p < 2; p++) {
+      for (int r = p + 1; r < 3; r++) {
+        double apr = A[3 * p + r];
+        if (apr == 0) {
+          continue;
+        }
+        // rotation in the (p, r) plane that zeroes A[p][r]
+        double theta = (A[3 * r + r] - A[3 * p + p]) / (2 * apr);
+        double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+        double c = 1 / sqrt(t * t + 1), s = t * c;
+        for (int k = 0; k < 3; k++) {
+          double akp = A[3 * k + p], akr = A[3 * k + r];
+          A[3 * k + p] = c * akp - s * akr;
+          A[3 * k + r] = s * akp + c * akr;
+        }
+        for (int k = 0; k < 3; k++) {
+          double apk = A[3 * p + k], ark = A[3 * r + k];
+          A[3 * p + k] = c * apk - s * ark;
+          A[3 * r + k] = s * apk + c * ark;
+        }
+      }
+    }
+  }
+  return fmax(A[0], fmax(A[4], A[8]));
+}
+
+
+// spectral norm |A|_2 of a 3x3 matrix: sqrt of the largest eigenvalue of A^T A (scaled first,
+// so that tiny differences neither underflow nor lose digits)
+static double spectral_norm3(const double A[9]) {
+  double s = 0;
+  for (int i = 0; i < 9; i++) {
+    s = fmax(s, fabs(A[i]));
+  }
+  if (s == 0 || !isfinite(s)) {
+    return s;
+  }
+  double B[9], G[9];
+  for (int i = 0; i < 9; i++) {
+    B[i] = A[i] / s;
+  }
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      G[3 * i + j] = B[i] * B[j] + B[3 + i] * B[3 + j] + B[6 + i] * B[6 + j];
+    }
+  }
+  return s * sqrt(fmax(sym3_max_eigenvalue(G), 0));
+}
+
+
+// |R(q) - R(qref)|_2
+static double attitude_error(const double q[4], const double qref[4]) {
+  double R[9], Rr[9], D[9];
+  rdu_quatToMat(R, q);
+  rdu_quatToMat(Rr, qref);
+  for (int i = 0; i < 9; i++) {
+    D[i] = R[i] - Rr[i];
+  }
+  return spectral_norm3(D);
+}
+
+
+static double diff_norm3(const double a[3], const double b[3]) {
+  double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
+  return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// runs
+
+// Run the deck with `method` and step `dt` to its final time; fills r. Returns CLI_OK (the run
+// may still have failed: r->ok == 0, r->why says why), or an exit code, the error printed, for
+// errors that no run can get past (deck unreadable, unknown method or node).
+static int run_one(const convArgs* a, const char* method, double dt, convRun* r) {
+  memset(r, 0, sizeof(*r));
+  r->method = method;
+  r->dt = dt;
+  r->err_R = r->err_Pi = r->order_R = r->order_Pi = NAN;
+
+  char set_method[128], set_dt[64];
+  snprintf(set_method, sizeof(set_method), "solver.method=%s", method);
+  snprintf(set_dt, sizeof(set_dt), "solver.time_step=%.17g", dt);
+  const char** set = malloc((size_t)(a->nset + 2) * sizeof(*set));
+  if (!set) {
+    fprintf(stderr, "rodrigues: out of memory\n");
+    return CLI_OTHER;
+  }
+  memcpy(set, a->set, (size_t)a->nset * sizeof(*set));
+  set[a->nset] = set_method;
+  set[a->nset + 1] = set_dt;
+
+  rdContext* ctx = NULL;
+  rdSpec* spec = NULL;
+  rdModel* model = NULL;
+  rdData* data = NULL;
+  int code = CLI_OK;
+  int st = rd_createContext(&ctx, NULL);
+  if (st != RD_OK) {
+    free(set);
+    return cli_fail(NULL, st, 0);
+  }
+  st = rd_readDeck(ctx, a->deck, set, a->nset + 2, &spec);
+  if (st == RD_OK) {
+    st = rd_compile(spec, &model);
+  }
+  rd_destroySpec(&spec);
+  if (st != RD_OK) {
+    // an unknown method name is the user's typo; anything else is the deck's fault: both fatal
+    code = cli_fail(ctx, st, 0);
+    goto done;
+  }
+  int node = 0;
+  if (a->node) {
+    node = rd_findNode(model, a->node);
+    if (node < 0) {
+      fprintf(stderr, "rodrigues converge: no node '%s' in %s\n", a->node, a->deck);
+      code = CLI_USAGE;
+      goto done;
+    }
+  } else if (rd_outputNode(model, 0) >= 0) {
+    node = rd_outputNode(model, 0);
+  }
+
+  double wall0 = cli_now();
+  st = rd_createData(model, &data);
+  if (st == RD_OK) {
+    st = rd_initialize(model, data);
+  }
+  if (st == RD_OK) {
+    st = rd_advance(model, data, rd_getOptionReal(model, "solver.final_time"), NULL, NULL);
+  }
+  r->wall = cli_now() - wall0;
+  if (data) {
+    rdStats stats;
+    if (rd_getStats(data, &stats) == RD_OK) {
+      r->steps = stats.steps;
+      r->loads = stats.load_evaluations;
+    }
+  }
+  if (st == RD_OK) {
+    st = rd_getNodeState(model, data, node, NULL, r->q, NULL, NULL, NULL);
+  }
+  if (st == RD_OK) {
+    st = rd_getBodyMomentum(model, data, node, r->Pi);
+  }
+  if (st != RD_OK) {
+    const char* msg = rd_lastError(ctx);
+    snprintf(r->why, sizeof(r->why), "%s", msg && *msg ? msg : rd_statusString(st));
+    goto done;
+  }
+  int finite = 1;
+  for (int k = 0; k < 4; k++) {
+    finite = finite && isfinite(r->q[k]);
+  }
+  for (int k = 0; k < 3; k++) {
+    finite = finite && isfinite(r->Pi[k]);
+  }
+  if (!finite) {
+    snprintf(r->why, sizeof(r->why), "non-finite final state");
+    goto done;
+  }
+  r->ok = 1;
+done:
+  rd_destroyData(&data);
+  rd_destroyModel(&model);
+  rd_destroyContext(&ctx);
+  free(set);
+  return code;
+}
+
+
+// Read the reference FILE: the first non-comment line, 7 numbers. Returns 0 or -1 (printed).
+static int read_reference_file(const char* path, double q[4], double Pi[3]) {
+  FILE* f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "rodrigues converge: cannot read reference '%s': %s\n", path,
+            strerror(errno));
+    return -1;
+  }
+  char line[4096];
+  int lineno = 0, ret = -1, found = 0;
+  while (fgets(line, sizeof(line), f)) {
+    lineno++;
+    char* hash = strchr(line, '#');
+    if (hash) {
+      *hash = '\0';
+    }
+    double x[8];
+    int n = 0;
+    char* save = NULL;
+    int bad = 0;
+    for (char* tok = strtok_r(line, ", \t\r\n", &save); tok;
+         tok = strtok_r(NULL, ", \t\r\n", &save)) {
+      char* end;
+      double v = strtod(tok, &end);
+      if (*end || !isfinite(v) || n == 8) {
+        bad = 1;
+        break;
+      }
+      x[n++] = v;
+    }
+    if (n == 0 && !bad) {
+      continue;
+    }
+    found = 1;
+    if (bad || n != 7) {
+      fprintf(stderr,
+              "rodrigues converge: %s:%d: expected 7 numbers 'qw qx qy qz Pix Piy Piz'\n", path,
+              lineno);
+      break;
+    }
+    double nq = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
+    if (fabs(nq - 1) > 1e-6) {
+      fprintf(stderr, "rodrigues converge: %s:%d: quaternion is not unit (norm %.17g)\n", path,
+              lineno, nq);
+      break;
+    }
+    for (int k = 0; k < 4; k++) {
+      q[k] = x[k] / nq;
+    }
+    for (int k = 0; k < 3; k++) {
+      Pi[k] = x[4 + k];
+    }
+    ret = 0;
+    break;
+  }
+  if (!found) {
+    fprintf(stderr, "rodrigues converge: %s: no reference line found\n", path);
+  }
+  fclose(f);
+  return ret;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// output
+
+// create `path` and its missing parents
+static int make_dirs(const char* dir) {
+  char* path = strdup(dir);
+  if (!path) {
+    return -1;
+  }
+  size_t n = strlen(path);
+  for (size_t i = 1; i <= n; i++) {
+    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
+      continue;
+    }
+    char c = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
+      free(path);
+      return -1;
+    }
+    path[i] = c;
+  }
+  struct stat sb;
+  int ok = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+  if (!ok) {
+    fprintf(stderr, "rodrigues: cannot create directory '%s'\n", path);
+  }
+  free(path);
+  return ok ? 0 : -1;
+}
+
+
+// "DIR/NAME" in a new string
+static char* join(const char* dir, const char* name) {
+  size_t n = strlen(dir);
+  char* p = malloc(n + strlen(name) + 2);
+  if (p) {
+    sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+  }
+  return p;
+}
+
+
+// "out/converge-<base name of deck without .yaml or .yml>"
+static char* default_dir(const char* deck) {
+  const char* base = strrchr(deck, '/');
+  base = base ? base + 1 : deck;
+  size_t n = strlen(base);
+  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
+    n -= 5;
+  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
+    n -= 4;
+  }
+  char* out = malloc(n + sizeof("out/converge-"));
+  if (out) {
+    sprintf(out, "out/converge-%.*s", (int)n, base);
+  }
+  return out;
+}
+
+
+static void put_number(FILE* f, double x) {
+  if (isnan(x)) {
+    fputs(",nan", f);
+  } else {
+    fprintf(f, ",%.6e", x);
+  }
+}
+
+
+static int write_csv(const char* path, const convRun* r, int nrun) {
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", path, strerror(errno));
+    return -1;
+  }
+  fputs("method,dt,err_R,err_Pi,order_R,order_Pi,steps,load_evaluations,wall_time\n", f);
+  for (int i = 0; i < nrun; i++) {
+    fprintf(f, "%s,%.15g", r[i].method, r[i].dt);
+    put_number(f, r[i].err_R);
+    put_number(f, r[i].err_Pi);
+    put_number(f, r[i].order_R);
+    put_number(f, r[i].order_Pi);
+    fprintf(f, ",%ld,%ld,%.6e\n", r[i].steps, r[i].loads, r[i].wall);
+  }
+  int bad = ferror(f);
+  bad |= fclose(f) != 0;
+  if (bad) {
+    fprintf(stderr, "rodrigues: cannot write '%s'\n", path);
+    return -1;
+  }
+  return 0;
+}
+
+
+// " VALUE" for a plottable (positive) error, " NaN" otherwise
+static void put_plot_value(FILE* f, double x) {
+  if (x > 0 && isfinite(x)) {
+    fprintf(f, " %.6e", x);
+  } else {
+    fputs(" NaN", f);
+  }
+}
+
+
+// write a gnuplot single-quoted string (a quote is doubled)
+static void put_quoted(FILE* f, const char* s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'') {
+      fputc('\'', f);
+    }
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+
+// line colours, distinct enough for a dozen methods
+static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a", "#984ea3",
+                                     "#ff7f00", "#a65628", "#f781bf", "#17becf", "#999999",
+                                     "#bcbd22", "#1f3a93"};
+#define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
+
+
+// 1 if `prog` is an executable file in a directory of PATH
+static int in_path(const char* prog) {
+  const char* path = getenv("PATH");
+  if (!path) {
+    path = "/usr/bin:/bin";
+  }
+  char buf[4096];
+  while (*path) {
+    size_t n = strcspn(path, ":");
+    if (n > 0 && n + strlen(prog) + 2 < sizeof(buf)) {
+      snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+      if (access(buf, X_OK) == 0) {
+        return 1;
+      }
+    }
+    path += n + (path[n] == ':');
+  }
+  return 0;
+}
+
+
+// DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
+// DIR/convergence.gp; then run gnuplot on it. Returns 0 if the plots were drawn.
+static int plot(const char* dir, const char* deck, const convRun* r, const char** methods,
+                int nmethod, int nlevel) {
+  char* dat = join(dir, "convergence.dat");
+  char* gp = join(dir, "convergence.gp");
+  char* png = join(dir, "convergence.png");
+  char* svg = join(dir, "convergence.svg");
+  int ret = -1;
+  FILE* f = NULL;
+  if (!dat || !gp || !png || !svg) {
+    goto done;
+  }
+  // which methods have something to draw, per panel
+  int nplot = 0;
+  f = fopen(dat, "w");
+  if (!f) {
+    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", dat, strerror(errno));
+    goto done;
+  }
+  const char* drawn[64];
+  for (int m = 0; m < nmethod && nplot < 64; m++) {
+    int any = 0;
+    for (int k = 0; k < nlevel; k++) {
+      const convRun* x = r + m * nlevel + k;
+      any |= x->ok && (x->err_R > 0 || x->err_Pi > 0);
+    }
+    if (!any) {
+      continue;
+    }
+    fprintf(f, "# %s: dt err_R err_Pi\n", methods[m]);
+    for (int k = 0; k < nlevel; k++) {
+      const convRun* x = r + m * nlevel + k;
+      if (x->ok) {
+        // a zero error cannot be drawn on a log scale: leave it out ("NaN" is skipped)
+        fprintf(f, "%.17g", x->dt);
+        put_plot_value(f, x->err_R);
+        put_plot_value(f, x->err_Pi);
+        fputc('\n', f);
+      }
+    }
+    fputs("\n\n", f);
+    drawn[nplot++] = methods[m];
+  }
+  if (fclose(f) != 0) {
+    f = NULL;
+    goto done;
+  }
+  f = NULL;
+  if (nplot == 0) {
+    fprintf(stderr, "rodrigues converge: no successful run to plot\n");
+    goto done;
+  }
+
+  f = fopen(gp, "w");
+  if (!f) {
+    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", gp, strerror(errno));
+    goto done;
+  }
+  const char* base = strrchr(deck, '/');
+  base = base ? base + 1 : deck;
+  fputs("# convergence plot written by rodrigues converge; run: gnuplot convergence.gp\n", f);
+  fputs("set datafile missing 'NaN'\n"
+        "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+        "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
+        f);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 0) {
+      fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
+      put_quoted(f, png);
+    } else {
+      fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
+      put_quoted(f, svg);
+    }
+    fputs("\nset multiplot layout 1,2 title ", f);
+    char title[512];
+    snprintf(title, sizeof(title), "%s: convergence at the final time", base);
+    put_quoted(f, title);
+    fputs(" noenhanced\n", f);
+    for (int panel = 0; panel < 2; panel++) {
+      // as in the seeds' figures: body angular momentum on the left, attitude on the right
+      fprintf(f, "set ylabel '%s'\nplot ",
+              panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
+      for (int k = 0; k < nplot; k++) {
+        fputs(k ? ", \\\n     " : "", f);
+        put_quoted(f, dat);
+        fprintf(f, " index %d using 1:%d with linespoints pt %d lw 1.5 lc rgb '%s' title ", k,
+                panel ? 2 : 3, (k % 13) + 1, colors[k % NCOLOR]);
+        put_quoted(f, drawn[k]);
+        fputs(" noenhanced", f);
+      }
+      fputs("\n", f);
+    }
+    fputs("unset multiplot\nset output\n", f);
+  }
+  if (fclose(f) != 0) {
+    f = NULL;
+    goto done;
+  }
+  f = NULL;
+
+  if (!in_path("gnuplot")) {
+    fprintf(stderr, "rodrigues converge: gnuplot not found in PATH: no plots drawn "
+                    "(the script is %s)\n", gp);
+    goto done;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "rodrigues converge: cannot start gnuplot: %s\n", strerror(errno));
+    goto done;
+  }
+  if (pid == 0) {
+    char* args[] = {"gnuplot", gp, NULL};
+    execvp("gnuplot", args);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "rodrigues converge: gnuplot failed on %s\n", gp);
+    goto done;
+  }
+  ret = 0;
+done:
+  if (f) {
+    fclose(f);
+  }
+  free(dat);
+  free(gp);
+  free(png);
+  free(svg);
+  return ret;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+
+#define MAX_ITEMS 64
+
+int cmd_converge(int argc, char** argv) {
+  convArgs a;
+  int code = parse_args(argc, argv, &a);
+  if (code != CLI_OK || a.help) {
+    if (code == CLI_OK) {
+      fputs(usage, stdout);
+    }
+    free_args(&a);
+    return code;
+  }
+
+  const char* methods[MAX_ITEMS];
+  const char* dtext[MAX_ITEMS];
+  double dts[MAX_ITEMS];
+  int nmethod = split_list(a.methods, methods, MAX_ITEMS);
+  int nlevel = split_list(a.dts, dtext, MAX_ITEMS);
+  if (nmethod == 0 || nmethod > MAX_ITEMS || nlevel == 0 || nlevel > MAX_ITEMS) {
+    free_args(&a);
+    return usage_error("--methods and --dt need 1 to 64 items each", NULL);
+  }
+  for (int k = 0; k < nlevel; k++) {
+    if (!parse_step(dtext[k], dts + k)) {
+      code = usage_error("--dt: not a step size > 0:", dtext[k]);
+      free_args(&a);
+      return code;
+    }
+  }
+
+  convRun* runs = calloc((size_t)(nmethod * nlevel), sizeof(*runs));
+  char* dir = a.outdir ? strdup(a.outdir) : default_dir(a.deck);
+  char* csv = dir ? join(dir, "convergence.csv") : NULL;
+  if (!runs || !csv) {
+    fprintf(stderr, "rodrigues: out of memory\n");
+    code = CLI_OTHER;
+    goto done;
+  }
+
+  // the reference
+  double qref[4], Piref[3];
+  const char* colon = a.reference ? strrchr(a.reference, ':') : NULL;
+  struct stat sb;
+  if (a.reference && (!colon || stat(a.reference, &sb) == 0)) {
+    if (read_reference_file(a.reference, qref, Piref) != 0) {
+      code = CLI_IO;
+      goto done;
+    }
+    printf("reference: %s\n", a.reference);
+  } else {
+    char refmethod[128];
+    double refdt;
+    if (a.reference) {
+      size_t n = (size_t)(colon - a.reference);
+      if (n == 0 || n >= sizeof(refmethod) || !parse_step(colon + 1, &refdt)) {
+        code = usage_error("--reference: expected METHOD:DT or a file, got", a.reference);
+        goto done;
+      }
+      memcpy(refmethod, a.reference, n);
+      refmethod[n] = '\0';
+    } else {
+      snprintf(refmethod, sizeof(refmethod), "%s", methods[0]);
+      refdt = dts[0];
+      for (int k = 1; k < nlevel; k++) {
+        refdt = fmin(refdt, dts[k]);
+      }
+      refdt /= 16;
+    }
+    convRun ref;
+    code = run_one(&a, refmethod, refdt, &ref);
+    if (code != CLI_OK) {
+      goto done;
+    }
+    if (!ref.ok) {
+      fprintf(stderr, "rodrigues converge: the reference run %s:%g failed: %s\n", refmethod,
+              refdt, ref.why);
+      code = CLI_NUMERIC;
+      goto done;
+    }
+    memcpy(qref, ref.q, sizeof(qref));
+    memcpy(Piref, ref.Pi, sizeof(Piref));
+    printf("reference: %s at dt = %g (%ld steps, %.3g s)\n", refmethod, refdt, ref.steps,
+           ref.wall);
+  }
+  printf("  q_ref = (%.17g, %.17g, %.17g, %.17g)\n  Pi_ref = (%.17g, %.17g, %.17g)\n\n",
+         qref[0], qref[1], qref[2], qref[3], Piref[0], Piref[1], Piref[2]);
+
+  // the study
+  printf("%-12s %10s %11s %11s %8s %8s %9s %10s %9s\n", "method", "dt", "err_R", "err_Pi",
+         "order_R", "order_Pi", "steps", "loads", "wall [s]");
+  int nfailed = 0;
+  for (int m = 0; m < nmethod; m++) {
+    for (int k = 0; k < nlevel; k++) {
+      convRun* r = runs + m * nlevel + k;
+      code = run_one(&a, methods[m], dts[k], r);
+      if (code != CLI_OK) {
+        goto done;
+      }
+      if (r->ok) {
+        r->err_R = attitude_error(r->q, qref);
+        r->err_Pi = diff_norm3(r->Pi, Piref);
+        const convRun* p = k > 0 ? r - 1 : NULL;
+        if (p && p->ok && p->dt != r->dt) {
+          double l = log(p->dt / r->dt);
+          if (p->err_R > 0 && r->err_R > 0) {
+            r->order_R = log(p->err_R / r->err_R) / l;
+          }
+          if (p->err_Pi > 0 && r->err_Pi > 0) {
+            r->order_Pi = log(p->err_Pi / r->err_Pi) / l;
+          }
+        }
+        printf("%-12s %10.4g %11.3e %11.3e %8.3f %8.3f %9ld %10ld %9.3g\n", r->method, r->dt,
+               r->err_R, r->err_Pi, r->order_R, r->order_Pi, r->steps, r->loads, r->wall);
+      } else {
+        nfailed++;
+        printf("%-12s %10.4g %11s %11s %8s %8s %9ld %10ld %9.3g  %s\n", r->method, r->dt,
+               "failed", "failed", "-", "-", r->steps, r->loads, r->wall, r->why);
+      }
+      fflush(stdout);
+    }
+  }
+
+  if (make_dirs(dir) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
+    code = CLI_IO;
+    goto done;
+  }
+  printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed,
+         dir);
+  fflush(stdout);
+  if (plot(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
+    printf(", convergence.png, convergence.svg\n");
+  } else {
+    printf("\n");
+  }
+  code = CLI_OK;
+done:
+  free(csv);
+  free(dir);
+  free(runs);
+  free_args(&a);
+  return code;
+}
