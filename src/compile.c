@@ -516,6 +516,38 @@ static int compile_torques(const rdSpec* s, rdModel* m) {
 }
 
 
+static int compile_callbacks(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->callbacks.count;
+  m->ncallback = n;
+  m->callback = rd_calloc(ctx, (size_t)n + 1, sizeof(rdLoadCallbackDef));
+  if (!m->callback) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    const rdLoadCallbackDef* d = &ITEM(s->callbacks, rdLoadCallbackDef, i);
+    rdLoadCallbackDef* c = &m->callback[i];
+    *c = *d;
+    c->name = rd_strdup(ctx, d->name);
+    int* nodes = rd_alloc(ctx, sizeof(int) * (size_t)d->nnode);
+    c->nodes = nodes;
+    if (!c->name || !nodes) {
+      return RD_ERR_NOMEM;
+    }
+    for (int k = 0; k < d->nnode; k++) {
+      nodes[k] = d->nodes[k];
+      if (!node_ref_ok(m, nodes[k], 0)) {
+        return fail(ctx, "", "load callback '%s': undefined node (index %d)", d->name, nodes[k]);
+      }
+    }
+    if (d->nnode > m->callback_maxnode) {
+      m->callback_maxnode = d->nnode;
+    }
+  }
+  return RD_OK;
+}
+
+
 static int compile_outputs(const rdSpec* s, rdModel* m) {
   int n = s->outputs.count ? s->outputs.count : m->nnode;
   m->nout = n;
@@ -578,6 +610,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_joints(spec, m);
   st = st < 0 ? st : compile_loads(spec, m);
   st = st < 0 ? st : compile_torques(spec, m);
+  st = st < 0 ? st : compile_callbacks(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {

@@ -111,8 +111,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   }
   size_t memory = st->memory_size ? st->memory_size(m) : 0;
   size_t work = st->work_size ? st->work_size(m) : 0;
+  size_t cbuf = 19 * (size_t)m->callback_maxnode * sizeof(double);
   size_t total = 2 * state_bytes(m, memory) + align64(6 * (size_t)m->nnode * sizeof(double)) +
-                 align64(work) + 64;
+                 align64(cbuf) + align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
   if (!d) {
     return RD_ERR_NOMEM;
@@ -127,6 +128,8 @@ int rd_createData(const rdModel* m, rdData** data) {
   p = carve_state(m, &d->saved, p, memory);
   d->force = (double*)p;
   p += align64(6 * (size_t)m->nnode * sizeof(double));
+  d->cbuf = (double*)p;
+  p += align64(cbuf);
   d->work = p;
   d->work_size = work;
   d->memory_size = memory;

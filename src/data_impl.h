@@ -26,6 +26,7 @@ struct rdData_ {
   rdState saved;     // state at the start of the current (sub)step, for step cutting
   size_t memory_size;   // bytes of stepper memory (in s.memory and saved.memory)
   double* force;     // nnode x 6 scratch: applied force and moment (global) per node
+  double* cbuf;      // callback_maxnode x 19 scratch: pose, velocity, load of a callback's nodes
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;

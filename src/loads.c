@@ -53,9 +53,45 @@ static int torque_law(const rdModel* m, const rdTorqueLaw* tl, double t, const d
 }
 
 
+// one host load callback: gather the node states (velocities global), call, scatter the loads
+static int host_loads(const rdModel* m, rdData* d, const rdLoadCallbackDef* c, double t,
+                      const double* q, const double* v, double* f) {
+  int n = c->nnode;
+  double* pose = d->cbuf;
+  double* vel = pose + 7 * n;
+  double* load = vel + 6 * n;
+  for (int k = 0; k < n; k++) {
+    int node = c->nodes[k];
+    memcpy(pose + 7 * k, q + 7 * node, 7 * sizeof(double));
+    v3_copy(vel + 6 * k, v + 6 * node);
+    rdu_quatRotate(vel + 6 * k + 3, q + 7 * node + 3, v + 6 * node + 3);
+  }
+  memset(load, 0, 6 * (size_t)n * sizeof(double));
+  int st = c->callback(t, n, c->nodes, pose, vel, load, c->user);
+  if (st > 0) {
+    return RD_ERROR(m->ctx, RD_RECOVER_CALLBACK, "load callback '%s' asked for a smaller step at "
+                    "t = %.17g", c->name, t);
+  }
+  if (st < 0) {
+    return RD_ERROR(m->ctx, RD_ERR_CALLBACK, "load callback '%s' failed at t = %.17g (status %d)",
+                    c->name, t, st);
+  }
+  for (int k = 0; k < n; k++) {
+    for (int j = 0; j < 6; j++) {
+      if (!isfinite(load[6 * k + j])) {
+        return RD_ERROR(m->ctx, RD_RECOVER_NONFINITE,
+                        "load callback '%s' returned a non-finite load on node '%s' at t = %.17g",
+                        c->name, m->node_name[c->nodes[k]], t);
+      }
+      f[6 * c->nodes[k] + j] += load[6 * k + j];
+    }
+  }
+  return RD_OK;
+}
+
+
 int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                  double* f) {
-  (void)v;
   memset(f, 0, 6 * (size_t)m->nnode * sizeof(double));
   d->stats.load_evaluations++;
   const double* g = m->gravity;
@@ -91,6 +127,13 @@ int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const d
       v3_copy(val, l->value);
     }
     v3_axpy(f + 6 * l->node + (l->kind == RD_LOAD_MOMENT ? 3 : 0), s, val);
+  }
+  // host callbacks: states of the node set in, force and moment per node out
+  for (int i = 0; i < m->ncallback; i++) {
+    int st = host_loads(m, d, &m->callback[i], t, q, v, f);
+    if (st != RD_OK) {
+      return st;
+    }
   }
   // torque laws
   for (int i = 0; i < m->ntorque; i++) {

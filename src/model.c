@@ -59,6 +59,11 @@ void rd_destroyModel(rdModel** model) {
       rd_free(ctx, tl->expr);
     }
   }
+  for (int i = 0; m->callback && i < m->ncallback; i++) {
+    rd_free(ctx, (void*)m->callback[i].name);
+    rd_free(ctx, (void*)m->callback[i].nodes);
+  }
+  rd_free(ctx, m->callback);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);

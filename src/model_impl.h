@@ -77,6 +77,10 @@ struct rdModel_ {
   rdTimeFn* timefn;         // ntimefn
   char** timefn_name;       // ntimefn
 
+  int ncallback;
+  rdLoadCallbackDef* callback;  // ncallback (name and nodes owned by the model)
+  int callback_maxnode;     // largest node set of a callback (sizes the data's scratch)
+
   int nout;
   int* out_node;            // nout
 

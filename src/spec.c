@@ -110,6 +110,12 @@ void rd_destroySpec(rdSpec** spec) {
   rd_free(ctx, s->loads.items);
   rd_free(ctx, s->timefns.items);
   rd_free(ctx, s->torques.items);
+  for (int i = 0; i < s->callbacks.count; i++) {
+    rdLoadCallbackDef* c = &ITEM(s->callbacks, rdLoadCallbackDef, i);
+    rd_free(ctx, (void*)c->name);
+    rd_free(ctx, (void*)c->nodes);
+  }
+  rd_free(ctx, s->callbacks.items);
   rd_free(ctx, s->outputs.items);
   s->magic = 0;
   rd_free(ctx, s);
@@ -681,6 +687,48 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
     for (int k = 0; k < 3; k++) {
       rd_free(ctx, (void*)d.expression[k]);
     }
+  }
+  return idx;
+}
+
+
+rdLoadCallbackDef rd_defaultLoadCallbackDef(void) {
+  rdLoadCallbackDef d;
+  memset(&d, 0, sizeof(d));
+  d.cookie_ = RD_DEF_COOKIE;
+  return d;
+}
+
+
+int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
+  if (!def) {
+    return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
+  }
+  int st = check_def(s, RD_OBJ_LOAD, "load", def->name, def->cookie_);
+  if (st < 0) {
+    return st;
+  }
+  for (int i = 0; i < s->callbacks.count; i++) {
+    if (!strcmp(ITEM(s->callbacks, rdLoadCallbackDef, i).name, def->name)) {
+      return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate load name '%s'", def->name);
+    }
+  }
+  if (!def->callback || def->nnode < 1 || !def->nodes) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "load callback '%s': needs a callback and >= 1 node",
+                    def->name);
+  }
+  rdLoadCallbackDef d = *def;
+  d.name = rd_strdup(s->ctx, def->name);
+  int* nodes = rd_alloc(s->ctx, sizeof(int) * (size_t)def->nnode);
+  int idx = RD_ERR_NOMEM;
+  if (d.name && nodes) {
+    memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
+    d.nodes = nodes;
+    idx = vec_push(s->ctx, &s->callbacks, &d, sizeof(d));
+  }
+  if (idx < 0) {
+    rd_free(s->ctx, (void*)d.name);
+    rd_free(s->ctx, nodes);
   }
   return idx;
 }

@@ -44,6 +44,7 @@ struct rdSpec_ {
   rdVec timefns;   // rdTimeFnDef (name, expression, t, y copied)
   rdVec torques;   // rdTorqueLawDef (name, expressions copied)
   rdVec outputs;   // int node indices
+  rdVec callbacks; // rdLoadCallbackDef (name, nodes copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
   double gravity[3];
   rdOptions opt;

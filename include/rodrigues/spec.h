@@ -264,6 +264,30 @@ RD_API rdTorqueLawDef rd_defaultTorqueLawDef(void);
 // Add a torque law. Returns its index or RD_ERR_ARG (expressions are parsed here).
 RD_API int rds_addTorqueLaw(rdSpec* spec, const rdTorqueLawDef* def);
 
+// Loads computed by a host code on a set of nodes (co-simulation: aerodynamics, contact, ...).
+// Called at every load evaluation with the time and the states of the nodes in the set:
+// pose (n x 7: position, quaternion w,x,y,z body -> global), vel (n x 6: velocity and angular
+// velocity, both global). Write force and moment (both global, the moment about the node) per
+// node into load (n x 6, zeroed on entry). Returns 0 ok, >0 recoverable (the step is cut and
+// retried), <0 fatal. Must not call back into the library.
+typedef int (*rdNodeLoadCallback)(double t, int n, const int* nodes, const double* pose,
+                                  const double* vel, double* load, void* user);
+
+typedef struct rdLoadCallbackDef_ {
+  const char* name;              // unique load name (shares the name space of rds_addLoad)
+  int nnode;                     // number of nodes in the set (>= 1)
+  const int* nodes;              // nnode node indices (copied)
+  rdNodeLoadCallback callback;   // required
+  void* user;                    // passed through, owned by the caller
+  int cookie_;
+} rdLoadCallbackDef;
+
+RD_API rdLoadCallbackDef rd_defaultLoadCallbackDef(void);
+
+// Add a host load callback. Returns its index (in its own index space) or RD_ERR_ARG.
+// Node indices are checked by rd_compile.
+RD_API int rds_addLoadCallback(rdSpec* spec, const rdLoadCallbackDef* def);
+
 // ---------------------------------------------------------------------------------------------
 // gravity, options, outputs
 

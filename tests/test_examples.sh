@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install rodrigues into a staging directory, build every program in examples/ against it with
+# `pkg-config --cflags --libs rodrigues` (as a host code would), run each, and count results.
+# usage: test_examples.sh BUILD_DIR SOURCE_DIR [SANITIZE_FLAGS]
+build=$1
+src=$2
+san=${3:-}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+passed=0
+failed=0
+check() {  # check WHAT COMMAND...
+  what=$1
+  shift
+  if "$@" >"$stage/log" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $what"
+    cat "$stage/log"
+  fi
+}
+check install meson install -C "$build" --destdir "$stage" --quiet
+pcdir=$(dirname "$(find "$stage" -name rodrigues.pc | head -n 1)")
+libdir=$(dirname "$(find "$stage" -name 'librodrigues.so' | head -n 1)")
+export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$stage"
+check pkg-config pkg-config --exists rodrigues
+flags=$(pkg-config --cflags --libs rodrigues)
+for ex in "$src"/examples/*.c; do
+  name=$(basename "$ex" .c)
+  # shellcheck disable=SC2086
+  check "build $name" cc -std=c11 -Wall -Wextra -Werror $san "$ex" $flags -lm -o "$stage/$name"
+  check "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
