@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/restart.h"
@@ -128,36 +128,18 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   }
   h.checksum = sum;
   // temporary file beside the target, renamed into place once complete
-  size_t len = strlen(path);
-  char* tmp = rd_alloc(m->ctx, len + 16);
-  if (!tmp) {
-    return RD_ERR_NOMEM;
+  char* tmp = NULL;
+  FILE* f = rd_atomicOpen(m->ctx, path, &tmp);
+  if (!f) {
+    return rd_lastStatus(m->ctx);
   }
-  snprintf(tmp, len + 16, "%s.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  FILE* f = fd >= 0 ? fdopen(fd, "wb") : NULL;
-  int ok = f != NULL;
-  ok = ok && fwrite(&h, sizeof(h), 1, f) == 1;
+  int ok = fwrite(&h, sizeof(h), 1, f) == 1;
   for (int k = 0; ok && k < ns; k++) {
     ok = sp[k].n == 0 || fwrite(sp[k].p, 1, sp[k].n, f) == sp[k].n;
   }
-  ok = ok && fflush(f) == 0 && fsync(fileno(f)) == 0;
-  int err = errno;
-  if (f) {
-    ok = (fclose(f) == 0) && ok;
-  } else if (fd >= 0) {
-    close(fd);
-  }
-  ok = ok && rename(tmp, path) == 0;
-  if (!ok) {
-    err = err ? err : errno;
-    if (fd >= 0) {
-      remove(tmp);
-    }
-    st = RD_ERROR(m->ctx, RD_ERR_IO, "cannot write checkpoint '%s': %s", path, strerror(err));
-  }
+  st = rd_atomicCommit(m->ctx, f, tmp, path, !ok);
   rd_free(m->ctx, tmp);
-  return ok ? RD_OK : st;
+  return st;
 }
 
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The time-history writer: history.csv, written as a hidden partial file and renamed on commit.
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/output.h"
@@ -72,16 +71,6 @@ static void put_field(FILE* f, const char* node, const char* suffix) {
 }
 
 
-// make the directory entry of a renamed file durable; best effort (not every file system can)
-static void sync_dir(const char* dir) {
-  int fd = open(dir, O_RDONLY);
-  if (fd >= 0) {
-    (void)fsync(fd);
-    close(fd);
-  }
-}
-
-
 static void free_history(rdHistory* h) {
   rdContext* ctx = h->ctx;
   rd_free(ctx, h->partial);
@@ -109,16 +98,15 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   }
   h->ctx = ctx;
   h->model = model;
-  h->partial = join_path(ctx, dir, ".history.csv.partial");
   h->final = join_path(ctx, dir, "history.csv");
   h->buf = rd_alloc(ctx, HISTORY_BUFSIZE);
-  if (!h->partial || !h->final || !h->buf) {
+  if (!h->final || !h->buf) {
     free_history(h);
     return RD_ERR_NOMEM;
   }
-  h->f = fopen(h->partial, "w");
+  h->f = rd_atomicOpen(ctx, h->final, &h->partial);
   if (!h->f) {
-    int st = io_error(ctx, h->partial, errno);
+    int st = rd_lastStatus(ctx);
     free_history(h);
     return st;
   }
@@ -186,46 +174,6 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
 }
 
 
-// flush, sync and close the partial file and rename it into place; the partial file is gone
-// afterwards whatever happens
-static int commit(rdHistory* h) {
-  FILE* f = h->f;
-  h->f = NULL;
-  if (h->failed) {
-    fclose(f);
-    remove(h->partial);
-    return RD_ERROR(h->ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->partial);
-  }
-  int err = 0;
-  errno = 0;
-  if (fflush(f) != 0 || ferror(f)) {
-    err = errno ? errno : EIO;
-  } else if (fsync(fileno(f)) != 0) {
-    err = errno;
-  }
-  if (fclose(f) != 0 && !err) {
-    err = errno ? errno : EIO;
-  }
-  if (err) {
-    remove(h->partial);
-    return io_error(h->ctx, h->partial, err);
-  }
-  if (rename(h->partial, h->final) != 0) {
-    err = errno;
-    remove(h->partial);
-    return io_error(h->ctx, h->final, err);
-  }
-  // directory of the final name: everything before its last '/'
-  char* slash = strrchr(h->final, '/');
-  if (slash) {
-    *slash = '\0';
-    sync_dir(h->final[0] ? h->final : "/");
-    *slash = '/';
-  }
-  return RD_OK;
-}
-
-
 int rd_closeHistory(rdHistory** history, int do_commit) {
   if (!history || !*history) {
     return RD_OK;
@@ -236,14 +184,11 @@ int rd_closeHistory(rdHistory** history, int do_commit) {
   }
   int st = RD_OK;
   if (do_commit) {
-    st = commit(h);
+    st = rd_atomicCommit(h->ctx, h->f, h->partial, h->final, h->failed);
   } else {
-    fclose(h->f);
-    h->f = NULL;
-    if (remove(h->partial) != 0 && errno != ENOENT) {
-      st = RD_ERROR(h->ctx, RD_ERR_IO, "cannot remove '%s': %s", h->partial, strerror(errno));
-    }
+    st = rd_atomicAbort(h->ctx, h->f, h->partial);
   }
+  h->f = NULL;
   free_history(h);
   *history = NULL;
   return st;

@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The summary writer: summary.json (final node states, counts, statistics), written atomically.
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "atomic_file.h"
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/output.h"
@@ -177,54 +176,14 @@ int rd_writeSummary(const rdModel* m, const rdData* d, const char* path, double 
     return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeSummary: no file name");
   }
 
-  // temporary name: ".NAME.partial" in the same directory, so that rename() is atomic
-  const char* slash = strrchr(path, '/');
-  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  const char* base = path + dirlen;
-  if (!*base) {
-    return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeSummary: '%s' names a directory", path);
-  }
-  char* tmp = rd_alloc(ctx, strlen(path) + sizeof(".") + sizeof(".partial"));
-  if (!tmp) {
-    return RD_ERR_NOMEM;
-  }
-  memcpy(tmp, path, dirlen);
-  sprintf(tmp + dirlen, ".%s.partial", base);
-
-  int st = RD_OK;
-  FILE* f = fopen(tmp, "w");
+  char* tmp = NULL;
+  FILE* f = rd_atomicOpen(ctx, path, &tmp);
   if (!f) {
-    st = RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': %s", tmp, strerror(errno));
-    rd_free(ctx, tmp);
-    return st;
+    return rd_lastStatus(ctx);
   }
   errno = 0;
   write_body(f, m, d, wall_time);
-  int err = 0;
-  if (fflush(f) != 0 || ferror(f)) {
-    err = errno ? errno : EIO;
-  } else if (fsync(fileno(f)) != 0) {
-    err = errno;
-  }
-  if (fclose(f) != 0 && !err) {
-    err = errno ? errno : EIO;
-  }
-  if (err) {
-    st = RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': %s", tmp, strerror(err));
-  } else if (rename(tmp, path) != 0) {
-    st = RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
-  }
-  if (st != RD_OK) {
-    remove(tmp);
-  } else if (dirlen) {
-    // make the new directory entry durable; best effort
-    tmp[dirlen > 1 ? dirlen - 1 : 1] = '\0';
-    int fd = open(tmp, O_RDONLY);
-    if (fd >= 0) {
-      (void)fsync(fd);
-      close(fd);
-    }
-  }
+  int st = rd_atomicCommit(ctx, f, tmp, path, 0);
   rd_free(ctx, tmp);
   return st;
 }
