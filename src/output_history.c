@@ -121,7 +121,9 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
       put_field(h->f, name, node_columns[c]);
     }
   }
-  fputs(",kinetic_energy,potential_energy,total_energy,newton_iterations\n", h->f);
+  fputs(",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
+        "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
+        h->f);
   if (ferror(h->f)) {
     int st = io_error(ctx, h->partial, errno ? errno : EIO);
     fclose(h->f);
@@ -165,7 +167,11 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
       fprintf(f, ",%.17g", s[c]);
     }
   }
-  fprintf(f, ",%.17g,%.17g,%.17g,%d\n", ke, pe, ke + pe, data->stats.last_newton_iterations);
+  // invariants: total linear momentum and angular momentum about the origin (global frame)
+  double p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
+  rd_getMomentum(model, data, p, L);
+  fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", ke, pe, ke + pe, p[0],
+          p[1], p[2], L[0], L[1], L[2], data->stats.last_newton_iterations);
   if (ferror(f)) {
     h->failed = 1;
     return io_error(ctx, h->partial, errno ? errno : EIO);

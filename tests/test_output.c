@@ -165,7 +165,7 @@ static void expected_header(const rdModel* m, char* buf, size_t size) {
       }
     }
   }
-  strcat(buf, ",kinetic_energy,potential_energy,total_energy,newton_iterations\n");
+  strcat(buf, ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n");
 }
 
 
@@ -369,9 +369,9 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK_MSG(!strncmp(text, want, strlen(want)), "header\n%.*s\nwant\n%s",
             (int)(strchr(text, '\n') ? strchr(text, '\n') - text + 1 : 0), text, want);
   CHECK(count_rows(text) == 3);
-  // 1 + 2 nodes * 16 + 4 columns
+  // 1 + 2 nodes * 16 + 3 energies + 6 momenta + newton
   double row[64];
-  CHECK(parse_row(text, 2, row, 64) == 37);
+  CHECK(parse_row(text, 2, row, 64) == 43);
   double x[3], q[4], v[3], w[3], W[3], ke, pe;
   rd_getNodeState(m, d, 0, x, q, v, w, W);
   rd_getEnergy(m, d, &ke, &pe);
@@ -382,12 +382,15 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK(row[17 + 2] == 1e-300);
   CHECK(row[17 + 7] == -2.5e17);
   CHECK(row[33] == ke && row[34] == pe && row[35] == ke + pe);
-  CHECK(row[36] == 4);
+  double p[3], L[3];
+  rd_getMomentum(m, d, p, L);
+  CHECK(row[36] == p[0] && row[38] == p[2] && row[39] == L[0] && row[41] == L[2]);
+  CHECK(row[42] == 4);
   // every number of every row must read back to the value written
   int exact = 1;
   for (int r = 0; r < 3; r++) {
     double vals[64];
-    exact &= parse_row(text, r, vals, 64) == 37;
+    exact &= parse_row(text, r, vals, 64) == 43;
     exact &= vals[0] == times[r];
   }
   CHECK(exact);
@@ -488,9 +491,9 @@ static void check_rows(rdContext* ctx, const char* method, int every, const char
             want_rows);
   // the last row is at the final time, and the first at the start
   double row[40];
-  CHECK(parse_row(text, count_rows(text) - 1, row, 40) == 21);
+  CHECK(parse_row(text, count_rows(text) - 1, row, 40) == 27);
   CHECK(row[0] == rd_getOptionReal(m, "solver.final_time"));
-  CHECK(parse_row(text, 0, row, 40) == 21 && row[0] == 0);
+  CHECK(parse_row(text, 0, row, 40) == 27 && row[0] == 0);
   free(text);
 
   // a stepped summary has finite statistics

@@ -181,7 +181,7 @@ else
   # header + initial row + steps 3, 6, 9 + final time
   lines=$(wc -l <"out/$base/history.csv")
   [ "$lines" -eq 6 ] && ok || fail "run $base: history.csv has $lines lines, want 6"
-  head -n 1 "out/$base/history.csv" | grep -q '^time,.*,kinetic_energy,potential_energy,total_energy,newton_iterations$' &&
+  head -n 1 "out/$base/history.csv" | grep -q '^time,.*,kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations$' &&
     ok || fail "run $base: history.csv header"
   tail -n 1 "out/$base/history.csv" | grep -Eq '^0\.10*1?,' && ok || fail "run $base: last row is not at t = 0.1"
   if command -v python3 >/dev/null 2>&1; then
