@@ -30,6 +30,7 @@ typedef struct cliCommand_ {
 int cmd_run(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 int cmd_options(int argc, char** argv);
+int cmd_converge(int argc, char** argv);
 
 // ---------------------------------------------------------------------------------------------
 // arguments and loading shared by the commands that read a deck (common.c)

@@ -6,7 +6,6 @@
 #include "cli.h"
 
 static int cmd_help(int argc, char** argv);
-int cmd_converge(int argc, char** argv);  // cmd_converge.c
 
 // the subcommands; a new one is one line here, its cmd_*.c file and its prototype in cli.h
 static const cliCommand commands[] = {
