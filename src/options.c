@@ -64,6 +64,8 @@ static const optEntry table[] = {
      "rigid steppers: relative tolerance of the inner Newton solves"},
     {"solver.rigid_max_iter", OPT_INT, OFF(rigid_max_iter), 1, 1000, 0, NULL, "50",
      "rigid steppers: inner Newton iteration limit"},
+    {"output.netcdf", OPT_BOOL, OFF(output_netcdf), 0, 1, 0, bool_names, "false",
+     "also write DIR/history.nc (NetCDF-4: node states, joint reactions, energies)"},
     {"output.every", OPT_INT, OFF(output_every), 1, 1000000000, 0, NULL, "1",
      "steps between history rows (the final time is always written)"},
 };

@@ -22,6 +22,7 @@ typedef struct rdOptions_ {
   double final_time;    // s, >= start_time
   int max_step_cuts;    // times a step may be halved after a recoverable failure
   int output_every;     // steps between history rows
+  int output_netcdf;    // also write history.nc (CLI)
   // newton (implicit steppers, static)
   int max_iter;         // Newton iterations per step
   double atol;          // Arnold-Hante absolute tolerance

@@ -7,19 +7,23 @@
 #include "core.h"
 #include "model_impl.h"
 #include "rodrigues/output_netcdf.h"
+#include "rodrigues/query.h"
 
 enum { V_TIME, V_POS, V_QUAT, V_VEL, V_W, V_WB, V_KE, V_PE, V_TE, V_NEWTON, V_COUNT };
+enum { R_FORCE, R_MOMENT, R_COUNT };
 
 struct rdNetcdf_ {
   uint32_t magic;
   rdContext* ctx;
   int ncid;
   int var[V_COUNT];
+  int rvar[R_COUNT];  // joint reactions (when the model has joints)
+  int njoint;
   size_t record;
   int nout;
   char* path;      // final name
   char* partial;   // name while writing
-  double* buf;     // nout x 4 staging
+  double* buf;     // max(nout x 4, njoint x 3) staging
 };
 
 #define RD_MAGIC_NETCDF 0x52444e43u
@@ -73,6 +77,42 @@ static int define(rdNetcdf* nc, const rdModel* m) {
       return e;
     }
   }
+  if (m->njoint > 0) {
+    int dj;
+    if ((e = nc_def_dim(id, "joint", (size_t)m->njoint, &dj))) {
+      return e;
+    }
+    int tj[3] = {dt, dj, d3};
+    const char* rn[R_COUNT] = {"reaction_force", "reaction_moment"};
+    const char* ru[R_COUNT] = {"N", "N m"};
+    const char* rd[R_COUNT] = {"joint reaction force on its first node, global frame",
+                               "joint reaction moment about its first node, global frame"};
+    for (int k = 0; k < R_COUNT; k++) {
+      if ((e = nc_def_var(id, rn[k], NC_DOUBLE, 3, tj, &nc->rvar[k])) ||
+          (e = nc_put_att_text(id, nc->rvar[k], "units", strlen(ru[k]), ru[k])) ||
+          (e = nc_put_att_text(id, nc->rvar[k], "long_name", strlen(rd[k]), rd[k]))) {
+        return e;
+      }
+    }
+    size_t jl = 1;
+    for (int j = 0; j < m->njoint; j++) {
+      jl += strlen(m->joint[j].def.name) + 1;
+    }
+    char* jn = rd_alloc(nc->ctx, jl);
+    if (!jn) {
+      return NC_ENOMEM;
+    }
+    jn[0] = '\0';
+    for (int j = 0; j < m->njoint; j++) {
+      strcat(jn, j ? "," : "");
+      strcat(jn, m->joint[j].def.name);
+    }
+    e = nc_put_att_text(id, NC_GLOBAL, "joint_names", strlen(jn), jn);
+    rd_free(nc->ctx, jn);
+    if (e) {
+      return e;
+    }
+  }
   // node names as a comma-separated global attribute, in node-dimension order
   size_t len = 1;
   for (int k = 0; k < m->nout; k++) {
@@ -115,11 +155,14 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   nc->magic = RD_MAGIC_NETCDF;
   nc->ctx = m->ctx;
   nc->nout = m->nout;
+  nc->njoint = m->njoint;
   nc->ncid = -1;
   size_t len = strlen(path);
   nc->path = rd_strdup(m->ctx, path);
   nc->partial = rd_alloc(m->ctx, len + 9);
-  nc->buf = rd_calloc(m->ctx, 4 * (size_t)m->nout + 1, sizeof(double));
+  size_t nbuf = 4 * (size_t)m->nout > 3 * (size_t)m->njoint ? 4 * (size_t)m->nout
+                                                              : 3 * (size_t)m->njoint;
+  nc->buf = rd_calloc(m->ctx, nbuf + 1, sizeof(double));
   if (!nc->path || !nc->partial || !nc->buf) {
     free_nc(nc);
     return RD_ERR_NOMEM;
@@ -175,6 +218,18 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
       }
     }
     e = put_slab(nc, nc->var[vars[k]], width[k]);
+  }
+  // joint reactions, force then moment
+  for (int k = 0; k < R_COUNT && !e && nc->njoint > 0; k++) {
+    for (int j = 0; j < nc->njoint; j++) {
+      double* b = nc->buf + 3 * (size_t)j;
+      int st = rd_getJointReaction(m, d, j, k == R_FORCE ? b : NULL, k == R_MOMENT ? b : NULL);
+      if (st) {
+        return st;
+      }
+    }
+    size_t start[3] = {nc->record, 0, 0}, count[3] = {1, (size_t)nc->njoint, 3};
+    e = nc_put_vara_double(nc->ncid, nc->rvar[k], start, count, nc->buf);
   }
   double ke = 0, pe = 0;
   rd_getEnergy(m, d, &ke, &pe);

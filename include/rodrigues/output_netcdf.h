@@ -12,7 +12,9 @@ typedef struct rdNetcdf_ rdNetcdf;
 // nodes. Dimensions: time (unlimited), node, vec3 = 3, quat = 4. Variables: time(time);
 // node_name(node) as a string attribute list; position, velocity, angular_velocity (global),
 // angular_velocity_body (time, node, vec3); orientation (time, node, quat: w,x,y,z);
-// kinetic_energy, potential_energy, total_energy (time); newton_iterations (time).
+// kinetic_energy, potential_energy, total_energy (time); newton_iterations (time); with joints,
+// dimension joint and reaction_force, reaction_moment (time, joint, vec3; rd_getJointReaction),
+// joint names in the global attribute joint_names.
 // Returns RD_OK, RD_ERR_IO or RD_ERR_NOMEM.
 RD_API int rd_createNetcdf(const rdModel* model, const char* path, rdNetcdf** nc);
 

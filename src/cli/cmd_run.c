@@ -39,6 +39,8 @@ static void on_signal(int sig) {
 
 typedef struct runState_ {
   rdHistory* history;
+  rdNetcdf* netcdf;  // DIR/history.nc when output.netcdf is set
+  int netcdf_written;
   cliProgress progress;
   int status;  // first failure of the observer
   long rows;   // history rows written
@@ -48,6 +50,9 @@ typedef struct runState_ {
 static int observe(const rdModel* m, const rdData* d, void* user) {
   runState* r = user;
   int st = rd_writeHistory(r->history, m, d);
+  if (st == RD_OK && r->netcdf) {
+    st = rd_writeNetcdf(r->netcdf, m, d);
+  }
   if (st != RD_OK) {
     r->status = st;
     return 1;
@@ -173,6 +178,19 @@ static int integrate(cliSession* s, const char* dir, runState* r, double* wall) 
   if (st == RD_OK) {
     st = rd_writeHistory(r->history, m, d);
   }
+  if (st == RD_OK && rd_getOptionReal(m, "output.netcdf") == 1) {
+    char* path = malloc(strlen(dir) + sizeof("/history.nc"));
+    if (!path) {
+      fprintf(stderr, "rodrigues: out of memory\n");
+      return CLI_OTHER;
+    }
+    sprintf(path, "%s%shistory.nc", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
+    st = rd_createNetcdf(m, path, &r->netcdf);
+    free(path);
+    if (st == RD_OK) {
+      st = rd_writeNetcdf(r->netcdf, m, d);
+    }
+  }
   if (st != RD_OK) {
     return cli_fail(s->ctx, st, 1);
   }
@@ -199,6 +217,10 @@ static int integrate(cliSession* s, const char* dir, runState* r, double* wall) 
     return CLI_OTHER;
   }
   st = rd_closeHistory(&r->history, 1);
+  if (st == RD_OK && r->netcdf) {
+    st = rd_closeNetcdf(&r->netcdf, 1);
+    r->netcdf_written = st == RD_OK;
+  }
   return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 1);
 }
 
@@ -207,7 +229,9 @@ static void print_stats(const char* dir, const runState* r, const rdData* d, dou
   rdStats stats;
   rd_getStats(d, &stats);
   const char* sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
-  printf("wrote %s%shistory.csv (%ld rows) and %s%ssummary.json\n", dir, sep, r->rows, dir, sep);
+  printf("wrote %s%shistory.csv (%ld rows)%s%s%s and %s%ssummary.json\n", dir, sep, r->rows,
+         r->netcdf_written ? ", " : "", r->netcdf_written ? dir : "",
+         r->netcdf_written ? (*sep ? "/history.nc" : "history.nc") : "", dir, sep);
   printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations, %ld factorizations, "
          "%.3g s\n",
          rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
@@ -270,6 +294,7 @@ int cmd_run(int argc, char** argv) {
   } else {
     // leave nothing behind: the partial history, a history without its summary, new directories
     rd_closeHistory(&r.history, 0);
+    rd_closeNetcdf(&r.netcdf, 0);
     if (committed) {
       size_t n = strlen(summary) - strlen("summary.json");
       strcpy(summary + n, "history.csv");
