@@ -109,6 +109,29 @@ static void test_nmb_nms(rdContext* ctx) {
             dq, dW);
   rd_destroyModel(&a);
   rd_destroyModel(&b);
+  // large steps: the same to round-off, and no inner Newton failure (no rejected step) in
+  // either frame (the spatial gyroscopic term w x i w cancels: its round-off floor once lay
+  // above the residual tolerance)
+  const double hs[2] = {0.1, 0.05};
+  for (int k = 0; k < 2; k++) {
+    rdStats sa, sb;
+    a = ref_buildTop(ctx, "nmb", hs[k], tc->psi0, tc->W0);
+    b = ref_buildTop(ctx, "nms", hs[k], tc->psi0, tc->W0);
+    CHECK(ref_run(a, 100 * hs[k], qa, Wa, &sa) == RD_OK);
+    CHECK(ref_run(b, 100 * hs[k], qb, Wb, &sb) == RD_OK);
+    dq = ref_attitudeError(qa, qb);
+    dW = ref_momentumError(J, Wa, Wb) / 250;
+    printf("# nmb vs nms after 100 steps of %g: attitude %.2e, momentum %.2e, rejected %ld %ld\n",
+           hs[k], dq, dW, sa.rejected_steps, sb.rejected_steps);
+    CHECK_MSG(dq < 1e-12 && dW < 1e-12, "h = %g: nmb and nms differ by %.2e, %.2e", hs[k], dq,
+              dW);
+    CHECK_MSG(sa.steps == 100 && sa.rejected_steps == 0 && sb.steps == 100 &&
+                  sb.rejected_steps == 0,
+              "h = %g: steps %ld, %ld, rejected %ld, %ld", hs[k], sa.steps, sb.steps,
+              sa.rejected_steps, sb.rejected_steps);
+    rd_destroyModel(&a);
+    rd_destroyModel(&b);
+  }
 }
 
 

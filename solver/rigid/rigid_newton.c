@@ -67,7 +67,10 @@ int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const dou
     v3_sub(r, JA, T);
     v3_add(r, r, gyro);
     double rn = v3_norm(r);
-    double scale = v3_norm(JA) + v3_norm(T) + v3_norm(gyro);
+    // the round-off floor of r: the gyroscopic term is measured by its factors, |W| |J W|, not
+    // by |W x J W|, which cancels when W is near an axis of J (a spinning top; in the spatial
+    // frame every component of w and i w is large, and the floor was above the tolerance)
+    double scale = v3_norm(JA) + v3_norm(T) + v3_norm(W) * v3_norm(JW);
     if (rn <= tol * scale) {
       *iters += it;
       return RD_OK;
