@@ -26,11 +26,25 @@ libdir=$(dirname "$(find "$stage" -name 'librodrigues.so' | head -n 1)")
 export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$stage"
 check pkg-config pkg-config --exists rodrigues
 flags=$(pkg-config --cflags --libs rodrigues)
+libs=$(pkg-config --libs rodrigues)
 for ex in "$src"/examples/*.c; do
   name=$(basename "$ex" .c)
   # shellcheck disable=SC2086
   check "build $name" cc -std=c11 -Wall -Wextra -Werror $san "$ex" $flags -lm -o "$stage/$name"
   check "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name"
 done
+# Fortran hosts: the installed module source, compiled with the host's compiler
+fmod=$(find "$stage" -name rodrigues.f90 | head -n 1)
+if command -v gfortran >/dev/null 2>&1; then
+  for ex in "$src"/examples/*.f90; do
+    name=$(basename "$ex" .f90)
+    # shellcheck disable=SC2086
+    check "build $name" gfortran -std=f2008 -Wall -Werror $san -J"$stage" "$fmod" "$ex" $libs \
+      -o "$stage/$name"
+    check "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name" "$src/input/heavy_top.yaml"
+  done
+else
+  echo "note: gfortran not found, Fortran examples not built"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

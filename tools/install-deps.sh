@@ -6,6 +6,6 @@ if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-  build-essential meson ninja-build pkg-config python3 \
+  build-essential gfortran meson ninja-build pkg-config python3 \
   libfyaml-dev libsuitesparse-dev liblapacke-dev libopenblas-dev libmuparser-dev \
   libgsl-dev libnetcdf-dev gnuplot-nox >/dev/null
