@@ -4,11 +4,13 @@
 
 #include "rigid/rigid.h"
 #include "genalpha.h"
+#include "static.h"
 #include "rodrigues/model.h"
 
 const rdStepper* rd_stepperFor(int method) {
   switch (method) {
     case RD_METHOD_GENERALIZED_ALPHA: return &rd_stepperGeneralizedAlpha;
+    case RD_METHOD_STATIC: return &rd_stepperStatic;
     case RD_METHOD_NMB: return &rd_stepper_nmb;
     case RD_METHOD_NMS: return &rd_stepper_nms;
     case RD_METHOD_LIEMID_E1: return &rd_stepper_liemid_e1;

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+// Static / quasi-static analysis: Newton on internal + constraint forces = loads at pseudo-time t.
+//
+// A step from t to t + h is solver.load_steps load increments; each is solved by Newton on
+// [K T, B^T; B T, 0] (no inertia, no damping) with the Lie-group update R = R_n exp(psi).
+// A failed increment returns a recoverable status, so rd_step halves the step and retries.
+// Velocities and accelerations stay zero.
+#include "static.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "assemble.h"
+#include "linsol.h"
+#include "pattern.h"
+#include "rodrigues/liegroup.h"
+#include "vec3.h"
+
+// scratch arrays carved out of d->work
+typedef struct {
+  double* r;    // N residual
+  double* sol;  // N right-hand side / solution
+  double* Ax;   // nnz
+  double* du;   // nnode x 6: increment of the load step (translation global, rotation vector)
+  double* psi;  // nnode x 3: rotation part of du, contiguous for the tangent operators
+  double* qn;   // nnode x 7: configuration at the start of the increment
+} stWork;
+
+
+static size_t nd(size_t n) {
+  return (n + 8) & ~(size_t)7;  // doubles, rounded to 64 bytes
+}
+
+
+static size_t st_work_size(const rdModel* m) {
+  size_t N = (size_t)(m->ndof + m->nconstraint);
+  size_t nnz = m->pattern ? (size_t)m->pattern->nnz : 0;
+  size_t nn = (size_t)m->nnode;
+  return sizeof(double) * (2 * nd(N) + nd(nnz) + nd(6 * nn) + nd(3 * nn) + nd(7 * nn));
+}
+
+
+static void carve(const rdModel* m, rdData* d, stWork* w) {
+  size_t N = (size_t)(m->ndof + m->nconstraint);
+  size_t nn = (size_t)m->nnode;
+  double* p = d->work;
+  w->r = p;
+  p += nd(N);
+  w->sol = p;
+  p += nd(N);
+  w->Ax = p;
+  p += nd((size_t)m->pattern->nnz);
+  w->du = p;
+  p += nd(6 * nn);
+  w->psi = p;
+  p += nd(3 * nn);
+  w->qn = p;
+}
+
+
+static int st_check(const rdModel* m) {
+  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD) {
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
+                    "static: solver.linear_solver = cholmod is not supported: the matrix is a "
+                    "saddle-point matrix with tangent-operator terms; use klu, umfpack or dense");
+  }
+  if (!m->pattern) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "static: the model has no matrix pattern");
+  }
+  return RD_OK;
+}
+
+
+// zero rates: the state of a static analysis is a configuration and multipliers
+static void zero_rates(const rdModel* m, rdState* s) {
+  size_t n = 6 * (size_t)m->nnode * sizeof(double);
+  memset(s->v, 0, n);
+  memset(s->vd, 0, n);
+  memset(s->a, 0, n);
+}
+
+
+static int st_initialize(const rdModel* m, rdData* d) {
+  zero_rates(m, &d->s);
+  memset(d->s.lambda, 0, (size_t)m->nconstraint * sizeof(double));
+  return RD_OK;
+}
+
+
+// q = q_n o exp(du): x_n + du_t, R_n exp(du_r); psi = du_r
+static void update_q(const rdModel* m, const double* qn, const double* du, double* q,
+                     double* psi) {
+  for (int i = 0; i < m->nnode; i++) {
+    const double* a = qn + 7 * i;
+    const double* u = du + 6 * i;
+    double* b = q + 7 * i;
+    for (int k = 0; k < 3; k++) {
+      b[k] = a[k] + u[k];
+    }
+    if (m->node_kind[i] != RD_NODE_RIGID) {
+      continue;
+    }
+    v3_copy(psi + 3 * i, u + 3);
+    double e[4], r[4];
+    rdu_rotvecToQuat(e, u + 3);
+    rdu_quatMul(r, a + 3, e);
+    rdu_quatNormalize(b + 3, r);
+  }
+}
+
+
+// the message for a singular matrix at unknown `col`
+static void singular_message(const rdModel* m, int col, char* buf, int size) {
+  char name[256];
+  if (col < 0) {
+    snprintf(buf, (size_t)size, "singular stiffness matrix (the solver did not say where)");
+    return;
+  }
+  rd_unknownName(m, col, name, sizeof(name));
+  snprintf(buf, (size_t)size, "singular stiffness matrix at %s: %s", name,
+           col < m->ndof ? "no stiffness or joint holds it (a mechanism, or an unstable "
+                           "equilibrium)"
+                         : "redundant constraint");
+}
+
+
+// Newton for equilibrium at pseudo-time t1 from the current state
+static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h) {
+  rdState* s = &d->s;
+  const rdOptions* o = &m->opt;
+  int nn = m->nnode, ndof = m->ndof, ncon = m->nconstraint;
+  memcpy(w->qn, s->q, 7 * (size_t)nn * sizeof(double));
+  memset(w->du, 0, 6 * (size_t)nn * sizeof(double));
+  memset(w->psi, 0, 3 * (size_t)nn * sizeof(double));
+  rdLinSol* ls = d->solver;
+  rdAsmCoef c = {0, 0, 1, w->psi};
+  double err = 2, prev = 2;
+  int iter = 0, worst = 0;
+  while (iter < o->max_iter && err > 1) {
+    iter++;
+    update_q(m, w->qn, w->du, s->q, w->psi);
+    int reuse = o->modified_newton && iter > 1 && ls->factored && ls->owner == d &&
+                err < 0.25 * prev;
+    int st = rd_assemble(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, w->r, NULL,
+                         reuse ? NULL : w->Ax);
+    if (st != RD_OK) {
+      return st;
+    }
+    for (int k = 0; k < ndof + ncon; k++) {
+      w->sol[k] = -w->r[k];
+    }
+    if (!reuse) {
+      st = rd_linsolFactor(ls, w->Ax);
+      d->stats.factorizations++;
+      ls->owner = d;
+      if (st > 0) {
+        ls->owner = NULL;
+        char msg[1024];
+        singular_message(m, ls->singular_col, msg, sizeof(msg));
+        d->stats.newton_iterations += iter;
+        return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "static: load step to t = %.17g (h = %g): %s",
+                        t1, h, msg);
+      }
+      if (st < 0) {
+        return st;
+      }
+      if (ls->rcond < d->stats.min_rcond) {
+        d->stats.min_rcond = ls->rcond;
+      }
+    }
+    st = rd_linsolSolve(ls, w->sol);
+    if (st != RD_OK) {
+      return st;
+    }
+    // increments and the Arnold-Hante norm, relative to the increment of the load step
+    double sum = 0, big = -1;
+    for (int i = 0; i < nn; i++) {
+      int n = m->node_kind[i] == RD_NODE_RIGID ? 6 : 3;
+      for (int k = 0; k < n; k++) {
+        int dof = m->node_dof[i] + k;
+        double dx = w->sol[dof];
+        double* u = w->du + 6 * i + k;
+        *u += dx;
+        double e = dx / (o->atol + o->rtol * fabs(*u));
+        sum += e * e;
+        if (e * e > big) {
+          big = e * e;
+          worst = dof;
+        }
+      }
+    }
+    for (int k = 0; k < ncon; k++) {
+      s->lambda[k] += w->sol[ndof + k];
+    }
+    for (int j = 0; j < m->njoint; j++) {
+      const rdJoint* jt = &m->joint[j];
+      double lmax = 0;
+      for (int k = jt->row; k < jt->row + jt->nrow; k++) {
+        lmax = fmax(lmax, fabs(s->lambda[k]));
+      }
+      for (int k = jt->row; k < jt->row + jt->nrow; k++) {
+        double e = w->sol[ndof + k] / (o->atol + o->rtol * lmax);
+        sum += e * e;
+        if (e * e > big) {
+          big = e * e;
+          worst = ndof + k;
+        }
+      }
+    }
+    prev = err;
+    err = ndof + ncon > 0 ? sqrt(sum / (ndof + ncon)) : 0;
+    // a rotation increment beyond pi leaves the chart of the update: cut the load step
+    double turn = 0;
+    for (int i = 0; i < nn; i++) {
+      turn = fmax(turn, v3_norm(w->du + 6 * i + 3));
+    }
+    if (!isfinite(err) || turn > 3.0) {
+      d->stats.newton_iterations += iter;
+      return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
+                      "static: Newton diverged in the load step to t = %.17g (h = %g): "
+                      "error norm %.3g, rotation increment %.3g rad",
+                      t1, h, err, turn);
+    }
+  }
+  d->stats.newton_iterations += iter;
+  if (err > 1) {
+    char name[256];
+    rd_unknownName(m, worst, name, sizeof(name));
+    return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
+                    "static: Newton did not converge in %d iterations in the load step to "
+                    "t = %.17g (h = %g): error norm %.3g, largest at %s",
+                    iter, t1, h, err, name);
+  }
+  d->stats.last_newton_iterations = iter;
+  update_q(m, w->qn, w->du, s->q, w->psi);
+  return RD_OK;
+}
+
+
+static int st_step(const rdModel* m, rdData* d, double h) {
+  zero_rates(m, &d->s);
+  if (m->ndof + m->nconstraint == 0) {
+    return RD_OK;
+  }
+  stWork w;
+  carve(m, d, &w);
+  int n = m->opt.load_steps;
+  double t0 = d->s.t;
+  for (int k = 1; k <= n; k++) {
+    double t1 = k == n ? t0 + h : t0 + h * k / n;
+    int st = increment(m, d, &w, t1, h / n);
+    if (st != RD_OK) {
+      return st;
+    }
+  }
+  return RD_OK;
+}
+
+
+// the factorization belongs to the data (see rdStepper.attach)
+static int st_attach(const rdModel* m, rdData* d) {
+  if (m->pattern->n == 0) {
+    return RD_OK;
+  }
+  rdLinSol* ls = NULL;
+  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
+                           m->pattern->Ai, &ls);
+  d->solver = ls;
+  return st;
+}
+
+
+static void st_release(const rdModel* m, rdData* d) {
+  (void)m;
+  rdLinSol* ls = d->solver;
+  rd_linsolDestroy(&ls);
+  d->solver = NULL;
+}
+
+
+const rdStepper rd_stepperStatic = {
+    .method = RD_METHOD_STATIC,
+    .check = st_check,
+    .memory_size = NULL,
+    .work_size = st_work_size,
+    .initialize = st_initialize,
+    .step = st_step,
+    .attach = st_attach,
+    .release = st_release,
+};

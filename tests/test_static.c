@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// Static analysis against exact equilibria: spring-mass, a pendulum held by a joint torque, a
+// large rotation on a torsional bushing, load-increment cutting.
+#include <math.h>
+#include <string.h>
+
+#include "data_impl.h"
+#include "ga_models.h"
+#include "test_macros.h"
+
+static rdSpec* spec(rdContext* ctx, double h, int load_steps) {
+  rdSpec* s = NULL;
+  rd_createSpec(ctx, &s);
+  rds_setOption(s, "solver.method", "static");
+  rds_setOptionReal(s, "solver.time_step", h);
+  rds_setOptionReal(s, "solver.load_steps", load_steps);
+  rds_setOptionReal(s, "solver.atol", 1e-12);
+  rds_setOptionReal(s, "solver.rtol", 1e-10);
+  return s;
+}
+
+
+// f(t) = t
+static int ramp(rdSpec* s) {
+  static const double t[2] = {0, 1}, y[2] = {0, 1};
+  rdTimeFnDef f = rd_defaultTimeFnDef();
+  f.name = "ramp";
+  f.type = RD_TIMEFN_LINEAR;
+  f.npoint = 2;
+  f.t = t;
+  f.y = y;
+  return rds_addTimeFn(s, &f);
+}
+
+
+// a point node on a zero-length spring (tension k1 e + k3 e^3) under a ramped force F t:
+// linear (k3 = 0) x = F t / k1 in one Newton iteration; cubic: k1 e + k3 e^3 = |F| t
+static void spring_mass(double k3) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdSpec* s = spec(ctx, 0.25, 1);
+  int f = ramp(s);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "p";
+  n.kind = RD_NODE_POINT;
+  n.velocity[0] = 3;  // ignored: a static state is at rest
+  rds_addNode(s, &n);
+  rdPointMassDef pm = rd_defaultPointMassDef();
+  pm.name = "pm";
+  pm.node = 0;
+  pm.mass = 1;
+  rds_addPointMass(s, &pm);
+  rdSpringDef sp = rd_defaultSpringDef();
+  sp.name = "k";
+  sp.node[0] = 0;
+  sp.node[1] = RD_GROUND;
+  sp.stiffness[0] = 10;
+  sp.stiffness[2] = k3;
+  sp.rest_length = 0;
+  rds_addSpring(s, &sp);
+  const double F[3] = {5, 2, -1};
+  rdLoadDef l = rd_defaultLoadDef();
+  l.name = "F";
+  l.node = 0;
+  memcpy(l.value, F, sizeof(F));
+  l.timefn = f;
+  rds_addLoad(s, &l);
+  rdModel* m;
+  rdData* d;
+  CHECK(ga_make(s, &m, &d) == 0);
+  double Fn = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]), worst = 0;
+  for (int k = 1; k <= 4 && d; k++) {
+    CHECK(rd_step(m, d, 0) == RD_OK);
+    double x[3], v[3];
+    rd_getNodeState(m, d, 0, x, NULL, v, NULL, NULL);
+    // exact stretch e: k1 e + k3 e^3 = |F| t (Newton on the scalar cubic)
+    double t = 0.25 * k, e = Fn * t / 10;
+    for (int it = 0; it < 60; it++) {
+      e -= (10 * e + k3 * e * e * e - Fn * t) / (10 + 3 * k3 * e * e);
+    }
+    for (int i = 0; i < 3; i++) {
+      worst = fmax(worst, fabs(x[i] - e * F[i] / Fn));
+      CHECK(v[i] == 0);
+    }
+    if (k3 == 0) {
+      CHECK(d->stats.last_newton_iterations <= 2);
+    }
+  }
+  printf("spring-mass k3 = %g: largest error %.3e\n", k3, worst);
+  CHECK(worst < 1e-12);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
+// a body hanging from a revolute joint (axis y at the origin, COM at (0, 0, -L) in the body)
+// turned by the joint torque tau t against gravity: m g L sin(theta) = -tau t
+static rdSpec* pendulum(rdContext* ctx, double h, int load_steps, double tau) {
+  rdSpec* s = spec(ctx, h, load_steps);
+  int f = ramp(s);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "arm";
+  int node = rds_addNode(s, &n);
+  rdRigidBodyDef b = rd_defaultRigidBodyDef();
+  b.name = "arm";
+  b.node = node;
+  b.mass = 2;
+  b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
+  b.com[2] = -0.5;
+  rds_addRigidBody(s, &b);
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "hinge";
+  j.type = RD_JOINT_REVOLUTE;
+  j.node[0] = node;
+  j.axis[1] = 1;
+  j.torque = tau;
+  j.torque_fn = f;
+  rds_addJoint(s, &j);
+  double g[3] = {0, 0, -9.81};
+  rds_setGravity(s, g);
+  return s;
+}
+
+
+static double angle_y(const rdModel* m, const rdData* d) {
+  double q[4];
+  rd_getNodeState(m, d, 0, NULL, q, NULL, NULL, NULL);
+  return 2 * atan2(q[2], q[0]);
+}
+
+
+static void hanging(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double mgL = 2 * 9.81 * 0.5, tau = -0.95 * mgL;
+  rdModel* m;
+  rdData* d;
+  CHECK(ga_make(pendulum(ctx, 0.1, 1, tau), &m, &d) == 0);
+  double worst = 0;
+  for (int k = 1; k <= 10 && d; k++) {
+    CHECK(rd_step(m, d, 0) == RD_OK);
+    double t = rd_time(d);
+    worst = fmax(worst, fabs(angle_y(m, d) - asin(0.95 * t)));
+  }
+  // the joint carries the weight
+  double f[3], mo[3];
+  CHECK(rd_getJointReaction(m, d, 0, f, mo) == RD_OK);
+  rdStats st;
+  rd_getStats(d, &st);
+  printf("pendulum: theta(1) = %.15f (exact %.15f), largest error %.3e, reaction z %.12g, "
+         "%.2f Newton iterations per step\n",
+         angle_y(m, d), asin(0.95), worst, f[2], (double)st.newton_iterations / (double)st.steps);
+  CHECK(worst < 1e-10);
+  CHECK_NEAR(fabs(f[2]), 2 * 9.81, 1e-8);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
+// one big load step that Newton cannot take in 5 iterations: rd_step cuts it and still ends at
+// t = 1 on the exact equilibrium; with no cuts allowed the failure names the cause
+static void cutting(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double mgL = 2 * 9.81 * 0.5;
+  rdSpec* s = pendulum(ctx, 1, 1, -0.95 * mgL);
+  rds_setOptionReal(s, "solver.max_iter", 5);
+  rdModel* m;
+  rdData* d;
+  CHECK(ga_make(s, &m, &d) == 0);
+  int st = rd_step(m, d, 0);
+  rdStats stats;
+  rd_getStats(d, &stats);
+  printf("cutting: status %d, %ld increments, %ld rejected, smallest %g, theta %.15f\n", st,
+         stats.steps, stats.rejected_steps, stats.min_step, angle_y(m, d));
+  CHECK(st == RD_OK);
+  CHECK(stats.rejected_steps > 0);
+  CHECK(stats.min_step < 1);
+  CHECK_NEAR(rd_time(d), 1, 1e-15);
+  CHECK_NEAR(angle_y(m, d), asin(0.95), 1e-10);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  s = pendulum(ctx, 1, 1, -0.95 * mgL);
+  rds_setOptionReal(s, "solver.max_iter", 5);
+  rds_setOptionReal(s, "solver.max_step_cuts", 0);
+  CHECK(ga_make(s, &m, &d) == 0);
+  st = rd_step(m, d, 0);
+  printf("no cuts: %s\n", rd_lastError(ctx));
+  CHECK(st < 0);
+  CHECK(strstr(rd_lastError(ctx), "static: Newton") != NULL);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  // load_steps = 8 takes the same load without a cut
+  s = pendulum(ctx, 1, 8, -0.95 * mgL);
+  rds_setOptionReal(s, "solver.max_iter", 6);
+  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(rd_step(m, d, 0) == RD_OK);
+  rd_getStats(d, &stats);
+  CHECK(stats.rejected_steps == 0);
+  CHECK_NEAR(angle_y(m, d), asin(0.95), 1e-10);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
+int main(void) {
+  (void)ga_heavyTopSpec;
+  spring_mass(0);
+  spring_mass(40);
+  hanging();
+  cutting();
+  return TEST_SUMMARY();
+}
