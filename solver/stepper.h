@@ -10,6 +10,11 @@
 
 typedef struct rdStepper_ {
   int method;  // rdMethod
+  // 1: step() changes nothing in d->s unless it returns RD_OK, and checks that every number it
+  // writes is finite (else a recoverable RD_RECOVER_NONFINITE, state untouched); rd_step then
+  // neither saves the state before a step nor scans it after. 0: rd_step saves the state
+  // before every attempt, restores it on failure and checks the whole state after success.
+  int atomic;
   // RD_OK if the method can integrate the model; otherwise raise RD_ERR_UNSUPPORTED saying why
   int (*check)(const rdModel* m);
   // bytes of stepper memory kept in the state (copied, saved, restored); may be NULL (0)

@@ -12,51 +12,64 @@
 static int nmb_step(const rdModel* m, rdData* d, double h) {
   rgView v;
   rg_view(m, d, &v);
+  rg_trialBegin(m, d, &v);
   rdState* s = &d->s;
   double t1 = s->t + h;
+  // the state is read only: everything new goes to the scratch and the trial configuration,
+  // and rg_commit writes it back once every body has succeeded (an atomic step)
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
     const double* q = s->q + 7 * b->node + 3;
     v3_copy(sc->W0, s->v + 6 * b->node + 3);
     v3_copy(sc->b, s->vd + 6 * b->node + 3);
-    double psi[3], vel[3];
+    double psi[3];
     v3_scale(psi, sc->W0, h);
     v3_axpy(psi, 0.5 * h * h, sc->b);
     rg_rotateRight(sc->q, q, psi);
-    v3_copy(vel, mem->vr);
-    v3_axpy(vel, 0.5 * h, mem->ar);
-    rg_translate(b, mem, h, vel);
-    rg_placeNode(b, s->q, sc->q, mem->xr);
+    v3_copy(sc->xr, mem->xr);
+    if (!b->pinned) {
+      double vel[3];
+      v3_copy(vel, mem->vr);
+      v3_axpy(vel, 0.5 * h, mem->ar);
+      v3_axpy(sc->xr, h, vel);
+    }
+    rg_placeNode(b, v.q, sc->q, sc->xr);
   }
-  int st = rg_loads(m, d, &v, t1, s->q, 1);
+  int st = rg_loads(m, d, &v, t1, v.q, 0);
   if (st != RD_OK) {
     return st;
   }
   int iters = 0;
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
-    double T[3], Wp[3], A[3], W[3];
-    rdu_quatRotateInv(T, sc->q, mem->tau);
+    double T[3], Wp[3];
+    rg_qrotInv(T, sc->q, sc->tau);
     v3_copy(Wp, sc->W0);
     v3_axpy(Wp, 0.5 * h, sc->b);
-    v3_copy(A, sc->b);
-    st = rg_solveAccel(m, &v, i, t1, b->J, T, Wp, h, A, &iters);
+    v3_copy(sc->A, sc->b);
+    st = rg_solveAccel(m, &v, i, t1, b->J, T, Wp, h, sc->A, &iters);
     if (st != RD_OK) {
       d->stats.newton_iterations += iters;
       return st;
     }
-    v3_copy(W, Wp);
-    v3_axpy(W, 0.5 * h, A);
+    v3_copy(sc->W, Wp);
+    v3_axpy(sc->W, 0.5 * h, sc->A);
+    v3_copy(sc->vr, mem->vr);
+    v3_copy(sc->ar, mem->ar);
     if (!b->pinned) {
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-      v3_scale(mem->ar, mem->f, 1 / b->mass);
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
+      v3_axpy(sc->vr, 0.5 * h, mem->ar);
+      v3_scale(sc->ar, sc->f, 1 / b->mass);
+      v3_axpy(sc->vr, 0.5 * h, sc->ar);
     }
-    rg_writeNode(b, mem, s, sc->q, W, A);
+  }
+  st = rg_commit(m, d, &v, t1, 0);
+  if (st != RD_OK) {
+    d->stats.newton_iterations += iters;
+    return st;
   }
   rg_countIterations(d, iters);
   return RD_OK;
@@ -65,6 +78,7 @@ static int nmb_step(const rdModel* m, rdData* d, double h) {
 
 const rdStepper rd_stepper_nmb = {
     .method = RD_METHOD_NMB,
+    .atomic = 1,
     .check = rg_check,
     .memory_size = rg_memorySize,
     .work_size = rg_workSize,

@@ -13,54 +13,65 @@
 static int nms_step(const rdModel* m, rdData* d, double h) {
   rgView v;
   rg_view(m, d, &v);
+  rg_trialBegin(m, d, &v);
   rdState* s = &d->s;
   double t1 = s->t + h;
+  // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
     const double* q = s->q + 7 * b->node + 3;
-    double psi[3], vel[3];
+    double psi[3];
     v3_scale(psi, mem->w, h);
     v3_axpy(psi, 0.5 * h * h, mem->al);
     rg_rotateLeft(sc->q, q, psi);
-    v3_copy(vel, mem->vr);
-    v3_axpy(vel, 0.5 * h, mem->ar);
-    rg_translate(b, mem, h, vel);
-    rg_placeNode(b, s->q, sc->q, mem->xr);
+    v3_copy(sc->xr, mem->xr);
+    if (!b->pinned) {
+      double vel[3];
+      v3_copy(vel, mem->vr);
+      v3_axpy(vel, 0.5 * h, mem->ar);
+      v3_axpy(sc->xr, h, vel);
+    }
+    rg_placeNode(b, v.q, sc->q, sc->xr);
   }
-  int st = rg_loads(m, d, &v, t1, s->q, 1);
+  int st = rg_loads(m, d, &v, t1, v.q, 0);
   if (st != RD_OK) {
     return st;
   }
   int iters = 0;
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
-    double R[9], RJ[9], Js[9], wp[3], a[3], W[3], A[3];
+    double R[9], RJ[9], Js[9], wp[3];
     rdu_quatToMat(R, sc->q);
     m3_mul(RJ, R, b->J);
     m3_mult(Js, RJ, R);
     v3_copy(wp, mem->w);
     v3_axpy(wp, 0.5 * h, mem->al);
-    v3_copy(a, mem->al);
-    st = rg_solveAccel(m, &v, i, t1, Js, mem->tau, wp, h, a, &iters);
+    v3_copy(sc->al, mem->al);
+    st = rg_solveAccel(m, &v, i, t1, Js, sc->tau, wp, h, sc->al, &iters);
     if (st != RD_OK) {
       d->stats.newton_iterations += iters;
       return st;
     }
-    v3_copy(mem->w, wp);
-    v3_axpy(mem->w, 0.5 * h, a);
-    v3_copy(mem->al, a);
-    m3_tmulv(W, R, mem->w);
-    m3_tmulv(A, R, mem->al);
+    v3_copy(sc->w, wp);
+    v3_axpy(sc->w, 0.5 * h, sc->al);
+    m3_tmulv(sc->W, R, sc->w);
+    m3_tmulv(sc->A, R, sc->al);
+    v3_copy(sc->vr, mem->vr);
+    v3_copy(sc->ar, mem->ar);
     if (!b->pinned) {
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-      v3_scale(mem->ar, mem->f, 1 / b->mass);
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
+      v3_axpy(sc->vr, 0.5 * h, mem->ar);
+      v3_scale(sc->ar, sc->f, 1 / b->mass);
+      v3_axpy(sc->vr, 0.5 * h, sc->ar);
     }
-    rg_writeNode(b, mem, s, sc->q, W, A);
+  }
+  st = rg_commit(m, d, &v, t1, 1);
+  if (st != RD_OK) {
+    d->stats.newton_iterations += iters;
+    return st;
   }
   rg_countIterations(d, iters);
   return RD_OK;
@@ -69,6 +80,7 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
 
 const rdStepper rd_stepper_nms = {
     .method = RD_METHOD_NMS,
+    .atomic = 1,
     .check = rg_check,
     .memory_size = rg_memorySize,
     .work_size = rg_workSize,

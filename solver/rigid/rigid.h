@@ -4,6 +4,8 @@
 #ifndef RD_RIGID_H
 #define RD_RIGID_H
 
+#include <math.h>
+
 #include "stepper.h"
 
 // one rigid body as the rigid steppers see it: it rotates about a point (the fixed pivot of a
@@ -17,6 +19,7 @@ typedef struct rgBody_ {
   double Jinv[9];   // its inverse
   double p[3];      // pinned: the fixed point (global)
   double r[3];      // body-frame vector from the rotation point to the node
+  int rzero;        // r == 0: the node is the rotation point (no lever arm to rotate)
 } rgBody;
 
 // per-body stepper memory, kept in the state (saved, restored, checkpointed with it)
@@ -47,6 +50,10 @@ typedef struct rgScratch_ {
   double q[4];      // trial attitude
   double tau[3];    // spatial torque at the last evaluation
   double f[3];      // force at the last evaluation
+  // the end-of-step values of an atomic step, committed by rg_commit
+  double xr[3], vr[3], ar[3];  // rotation point
+  double W[3], A[3];           // body angular velocity and acceleration
+  double w[3], al[3];          // nms: spatial angular velocity and acceleration
 } rgScratch;
 
 // per node: the rigid_body element on it and the spherical joint pinning it to the ground
@@ -103,6 +110,38 @@ void rg_rotateRight(double out[4], const double q[4], const double psi[3]);
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]);
 // out = exp(skew(psi)) a
 void rg_expRotate(double out[3], const double psi[3], const double a[3]);
+
+// atomic steps (nmb, nms, liemid_e1/e2/ea): the trial configuration v->q starts as the state's;
+// the step fills the scratch (q, W, A, xr, vr, ar, tau, f, and w, al for nms) and rg_commit
+// checks every number of it and only then writes the memory and the node states
+void rg_trialBegin(const rdModel* m, const rdData* d, rgView* v);
+int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int spatial);
+
+// out = R(q) a and R(q)^T a for a unit quaternion q (inline: the steppers' hot path)
+static inline void rg_qrot(double out[3], const double q[4], const double a[3]) {
+  double w = q[0], x = q[1], y = q[2], z = q[3];
+  double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
+         t2 = 2.0 * (x * a[1] - y * a[0]);
+  double r0 = a[0] + w * t0 + y * t2 - z * t1;
+  double r1 = a[1] + w * t1 + z * t0 - x * t2;
+  double r2 = a[2] + w * t2 + x * t1 - y * t0;
+  out[0] = r0, out[1] = r1, out[2] = r2;
+}
+
+static inline void rg_qrotInv(double out[3], const double q[4], const double a[3]) {
+  double qc[4] = {q[0], -q[1], -q[2], -q[3]};
+  rg_qrot(out, qc, a);
+}
+
+// sin and cos of half the angle of psi, and sin(|psi|/2) / |psi| (1/2 at psi = 0): the
+// quaternion of exp(psi) is (c, k psi)
+static inline double rg_halfAngle(const double psi[3], double* s, double* c) {
+  double phi = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
+  double x = 0.5 * phi;
+  *s = sin(x);
+  *c = cos(x);
+  return phi > 0 ? *s / phi : 0.5;
+}
 
 // inner Newton solves (rigid_newton.c); each returns RD_OK or RD_RECOVER_NEWTON (raised with
 // the method, body, time and residual) and adds its iterations to *iters

@@ -55,6 +55,7 @@ static void make_body(const rdModel* m, int e, int j, rgBody* b) {
     memset(b->p, 0, sizeof(b->p));
     v3_scale(b->r, def->com, -1);
   }
+  b->rzero = b->r[0] == 0 && b->r[1] == 0 && b->r[2] == 0;
   // SPD by the compiler's check (and the parallel-axis term is positive semi-definite)
   if (m3_spdInverse(b->Jinv, b->J)) {
     memset(b->Jinv, 0, sizeof(b->Jinv));
@@ -100,11 +101,15 @@ int rg_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, 
     const rgBody* b = &v->body[i];
     const double* f = d->force + 6 * b->node;
     double* tau = mem_out ? v->mem[i].tau : v->sc[i].tau;
-    double Rr[3], arm[3];
     // torque about the rotation point: M + (x_node - x_r) x F, with x_node - x_r = R r
-    rdu_quatRotate(Rr, q + 7 * b->node + 3, b->r);
-    v3_cross(arm, Rr, f);
-    v3_add(tau, f + 3, arm);
+    if (b->rzero) {
+      v3_copy(tau, f + 3);
+    } else {
+      double Rr[3], arm[3];
+      rg_qrot(Rr, q + 7 * b->node + 3, b->r);
+      v3_cross(arm, Rr, f);
+      v3_add(tau, f + 3, arm);
+    }
     v3_copy(mem_out ? v->mem[i].f : v->sc[i].f, f);
   }
   return RD_OK;
@@ -113,9 +118,13 @@ int rg_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, 
 
 void rg_placeNode(const rgBody* b, double* q, const double qb[4], const double xr[3]) {
   double* qn = q + 7 * b->node;
-  double Rr[3];
-  rdu_quatRotate(Rr, qb, b->r);
-  v3_add(qn, xr, Rr);
+  if (b->rzero) {
+    v3_copy(qn, xr);
+  } else {
+    double Rr[3];
+    rg_qrot(Rr, qb, b->r);
+    v3_add(qn, xr, Rr);
+  }
   memcpy(qn + 3, qb, 4 * sizeof(double));
 }
 
@@ -126,24 +135,29 @@ void rg_writeNode(const rgBody* b, const rgMem* mem, rdState* s, const double q[
   double* a = s->vd + 6 * b->node;
   double Wr[3], WWr[3], Ar[3], g[3];
   rg_placeNode(b, s->q, q, mem->xr);
+  v3_copy(v + 3, W);
+  v3_copy(a + 3, A);
+  if (b->rzero) {
+    v3_copy(v, mem->vr);
+    v3_copy(a, mem->ar);
+    return;
+  }
   // v = v_r + R (W x r);  a = a_r + R (A x r + W x (W x r))
   v3_cross(Wr, W, b->r);
-  rdu_quatRotate(g, q, Wr);
+  rg_qrot(g, q, Wr);
   v3_add(v, mem->vr, g);
-  v3_copy(v + 3, W);
   v3_cross(WWr, W, Wr);
   v3_cross(Ar, A, b->r);
   v3_add(Ar, Ar, WWr);
-  rdu_quatRotate(g, q, Ar);
+  rg_qrot(g, q, Ar);
   v3_add(a, mem->ar, g);
-  v3_copy(a + 3, A);
 }
 
 
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]) {
   double T[3], JW[3], gyro[3], rhs[3];
-  rdu_quatRotateInv(T, q, tau);
+  rg_qrotInv(T, q, tau);
   m3_mulv(JW, b->J, W);
   v3_cross(gyro, W, JW);
   v3_sub(rhs, T, gyro);
@@ -165,19 +179,79 @@ void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]) {
 }
 
 
+// out = a b / |a b|
+static void mul_normalize(double out[4], const double a[4], const double b[4]) {
+  double r[4];
+  r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  r[2] = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  r[3] = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  double n = 1.0 / sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+  out[0] = r[0] * n, out[1] = r[1] * n, out[2] = r[2] * n, out[3] = r[3] * n;
+}
+
+
 void rg_rotateRight(double out[4], const double q[4], const double psi[3]) {
-  double dq[4], r[4];
-  rdu_rotvecToQuat(dq, psi);
-  rdu_quatMul(r, q, dq);
-  rdu_quatNormalize(out, r);
+  double s, c;
+  double k = rg_halfAngle(psi, &s, &c);
+  double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
+  mul_normalize(out, q, dq);
+}
+
+
+void rg_trialBegin(const rdModel* m, const rdData* d, rgView* v) {
+  memcpy(v->q, d->s.q, 7 * (size_t)m->nnode * sizeof(double));
+}
+
+
+// 1 if the n numbers of x are all finite
+static int all_finite(const double* x, int n) {
+  double z = 0;
+  for (int i = 0; i < n; i++) {
+    z += x[i] * 0.0;
+  }
+  return z == 0;
+}
+
+
+int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int spatial) {
+  for (int i = 0; i < v->nb; i++) {
+    const rgScratch* sc = &v->sc[i];
+    int ok = all_finite(sc->q, 4) && all_finite(sc->tau, 3) && all_finite(sc->f, 3) &&
+             all_finite(sc->xr, 3) && all_finite(sc->vr, 3) && all_finite(sc->ar, 3) &&
+             all_finite(sc->W, 3) && all_finite(sc->A, 3) &&
+             (!spatial || (all_finite(sc->w, 3) && all_finite(sc->al, 3)));
+    if (!ok) {
+      const rgBody* b = &v->body[i];
+      return RD_ERROR(m->ctx, RD_RECOVER_NONFINITE,
+                      "method '%s': non-finite state of body '%s' (node '%s') at t = %.17g",
+                      v->method, m->elem[b->elem].def.u.body.name, m->node_name[b->node], t);
+    }
+  }
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgScratch* sc = &v->sc[i];
+    rgMem* mem = &v->mem[i];
+    v3_copy(mem->tau, sc->tau);
+    v3_copy(mem->f, sc->f);
+    v3_copy(mem->xr, sc->xr);
+    v3_copy(mem->vr, sc->vr);
+    v3_copy(mem->ar, sc->ar);
+    if (spatial) {
+      v3_copy(mem->w, sc->w);
+      v3_copy(mem->al, sc->al);
+    }
+    rg_writeNode(b, mem, &d->s, sc->q, sc->W, sc->A);
+  }
+  return RD_OK;
 }
 
 
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]) {
-  double dq[4], r[4];
-  rdu_rotvecToQuat(dq, psi);
-  rdu_quatMul(r, dq, q);
-  rdu_quatNormalize(out, r);
+  double s, c;
+  double k = rg_halfAngle(psi, &s, &c);
+  double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
+  mul_normalize(out, dq, q);
 }
 
 
