@@ -3,6 +3,7 @@
 // precomputed block maps of the model's pattern.
 #include "assemble.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -133,9 +134,74 @@ static void load_stiffness(const rdModel* m, const rdData* d, double t, const do
 }
 
 
+// joint-local velocities (DOF layout of ev) from the nodal v
+static void joint_velocity(const rdModel* m, const rdJointEval* ev, const double* v,
+                           double* vloc) {
+  for (int a = 0; a < ev->nnode; a++) {
+    int node = ev->node[a];
+    for (int k = 0; k < ndof_of(m, node); k++) {
+      vloc[ev->off[a] + k] = v[6 * node + k];
+    }
+  }
+}
+
+
+// explicit time derivative of phi (moving constraints only), by central differences
+static int joint_phit(const rdModel* m, int j, double t, const double* q, const double* v,
+                      int nrow, double* phit) {
+  int type = m->joint[j].def.type;
+  if (type != RD_JOINT_PRESCRIBED && type != RD_JOINT_ROTATION_CONTROL) {
+    return RD_OK;  // phit stays 0
+  }
+  double e = 1e-6 * (fabs(t) > 1 ? fabs(t) : 1);
+  rdJointEval a, b;
+  int st = rd_jointEval(m, j, t + e, q, v, NULL, &a);
+  if (st == RD_OK) {
+    st = rd_jointEval(m, j, t - e, q, v, NULL, &b);
+  }
+  for (int k = 0; st == RD_OK && k < nrow; k++) {
+    phit[k] = (a.phi[k] - b.phi[k]) / (2 * e);
+  }
+  return st;
+}
+
+
+// Z = d(B v)/dq at fixed v (nrow x n, before T). Row k is v^T H_k with H_k = d(B_k^T)/dq,
+// the K^Phi of the joint for the unit multiplier e_k.
+static int joint_Z(const rdModel* m, int j, double t, const double* q, const double* v,
+                   const double* vloc, int n, int nrow, double* Z) {
+  rdJointEval e0, ek;
+  int st = rd_jointEval(m, j, t, q, v, NULL, &e0);
+  for (int k = 0; st == RD_OK && k < nrow; k++) {
+    double lam[RD_JOINT_MAXROW] = {0};
+    lam[k] = 1;
+    st = rd_jointEval(m, j, t, q, v, lam, &ek);
+    for (int c = 0; st == RD_OK && c < n; c++) {
+      double s = 0;
+      for (int l = 0; l < n; l++) {
+        s += vloc[l] * (ek.K[l * n + c] - e0.K[l * n + c]);
+      }
+      Z[k * n + c] = s;
+    }
+  }
+  return st;
+}
+
+
 int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                 const double* vd, const double* lam, const rdAsmCoef* c, double* r,
                 double* gamma, double* Ax) {
+  return rd_assembleEx(m, d, t, q, v, vd, lam, c, NULL, r, gamma, Ax);
+}
+
+
+int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                  const double* vd, const double* lam, const rdAsmCoef* c, const rdAsmStab* x,
+                  double* r, double* gamma, double* Ax) {
+  static const rdAsmStab none = {0, 0, NULL, NULL};
+  if (!x) {
+    x = &none;
+  }
   const rdPattern* P = m->pattern;
   int N = m->ndof + m->nconstraint;
   memset(r, 0, (size_t)N * sizeof(double));
@@ -208,8 +274,27 @@ int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const do
       return st;
     }
     int n = je.n;
+    double vloc[RD_JOINT_MAXDOF], phit[RD_JOINT_MAXROW] = {0};
+    if (x->vel) {
+      joint_velocity(m, &je, v, vloc);
+      st = joint_phit(m, j, t, q, v, je.nrow, phit);
+      if (st != RD_OK) {
+        return st;
+      }
+    }
     for (int k = 0; k < je.nrow; k++) {
-      r[m->ndof + jt->row + k] = je.phi[k];
+      double rk = je.phi[k];
+      if (x->vel) {
+        // velocity constraint B v + phi_t; phi itself goes to x->phi
+        rk = phit[k];
+        for (int i = 0; i < n; i++) {
+          rk += je.B[k * n + i] * vloc[i];
+        }
+        if (x->phi) {
+          x->phi[jt->row + k] = je.phi[k];
+        }
+      }
+      r[m->ndof + jt->row + k] = rk;
       if (gamma) {
         gamma[jt->row + k] = je.gamma[k];
       }
@@ -224,6 +309,14 @@ int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const do
         ri[k] += s;
       }
     }
+    double BT[RD_JOINT_MAXROW * RD_JOINT_MAXDOF];
+    if (Ax || x->BT) {
+      memcpy(BT, je.B, (size_t)(je.nrow * n) * sizeof(double));
+      apply_T(m, c->psi, BT, je.nrow, n, je.nnode, je.node, je.off);
+    }
+    if (x->BT) {
+      memcpy(x->BT + (size_t)j * RD_ASM_BSTRIDE, BT, (size_t)(je.nrow * n) * sizeof(double));
+    }
     if (!Ax) {
       continue;
     }
@@ -232,7 +325,7 @@ int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const do
       S[k] = c->cK * je.K[k];
     }
     scatter(m, Ax, S, n, je.nnode, je.node, je.off);
-    // B^T (unscaled) and B T
+    // B^T (unscaled), then the constraint rows: B T (index 3) or B + cZ Z T (stabilized)
     int J = m->nnode + j;
     for (int a = 0; a < je.nnode; a++) {
       int node = je.node[a], nd = ndof_of(m, node);
@@ -243,13 +336,25 @@ int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const do
         }
       }
     }
-    apply_T(m, c->psi, je.B, je.nrow, n, je.nnode, je.node, je.off);
+    const double* rows = BT;
+    if (x->vel) {
+      double Z[RD_JOINT_MAXROW * RD_JOINT_MAXDOF];
+      st = joint_Z(m, j, t, q, v, vloc, n, je.nrow, Z);
+      if (st != RD_OK) {
+        return st;
+      }
+      apply_T(m, c->psi, Z, je.nrow, n, je.nnode, je.node, je.off);
+      for (int k = 0; k < je.nrow * n; k++) {
+        Z[k] = je.B[k] + x->cZ * Z[k];
+      }
+      memcpy(BT, Z, (size_t)(je.nrow * n) * sizeof(double));
+    }
     for (int a = 0; a < je.nnode; a++) {
       int node = je.node[a], nd = ndof_of(m, node);
       const int* pos = rd_patternBlock(P, J, node);  // multiplier rows, node columns
       for (int k = 0; k < nd; k++) {
         for (int row = 0; row < je.nrow; row++) {
-          Ax[pos[k] + row] += je.B[row * n + je.off[a] + k];
+          Ax[pos[k] + row] += rows[row * n + je.off[a] + k];
         }
       }
     }

@@ -11,6 +11,18 @@ typedef struct rdAsmCoef_ {
   const double* psi;  // nnode x 3 rotation vectors of the tangent operators (NULL: T = I)
 } rdAsmCoef;
 
+// extras of the stabilized index-2 formulation (rd_assembleEx)
+typedef struct rdAsmStab_ {
+  int vel;      // 1: the constraint rows of r are B v + phi_t and those of the matrix
+                // B + cZ Z T, with Z = d(B v)/dq at fixed v
+  double cZ;
+  double* phi;  // if not NULL: receives phi (nconstraint)
+  double* BT;   // if not NULL: receives B T of every joint (RD_ASM_BSTRIDE doubles each,
+                // nrow x n row-major, local DOFs as in rdJointEval)
+} rdAsmStab;
+
+#define RD_ASM_BSTRIDE 72  // RD_JOINT_MAXROW * RD_JOINT_MAXDOF
+
 // At time t and state (q, v, vd, lam): residual r (ndof + nconstraint) =
 // [M vd + g - f + B^T lam + joint forces; phi] (rotation rows in the body frame); if gamma is
 // not NULL, the constraint accelerations at zero vd (nconstraint); if Ax is not NULL, the
@@ -18,6 +30,11 @@ typedef struct rdAsmCoef_ {
 int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                 const double* vd, const double* lam, const rdAsmCoef* c, double* r,
                 double* gamma, double* Ax);
+
+// rd_assemble with the stabilized extras x (NULL: index 3, as rd_assemble)
+int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                  const double* vd, const double* lam, const rdAsmCoef* c, const rdAsmStab* x,
+                  double* r, double* gamma, double* Ax);
 
 // name of unknown k (DOF or multiplier) for messages: "node 'x' rotation y" or
 // "joint 'j' equation 2"

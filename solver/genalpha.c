@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "constraint.h"
 #include "linsol.h"
 #include "pattern.h"
 #include "rodrigues/liegroup.h"
@@ -29,7 +30,28 @@ typedef struct {
   double* dq;   // nnode x 6: dq of Algorithm 1, node layout
   double* psi;  // nnode x 3: h dq_rot
   double* qn;   // nnode x 7: configuration at the start of the step
+  // stabilized index 2
+  double* eta;  // nconstraint: h eta, the multipliers of the position correction
+  double* phi;  // nconstraint: position constraints
+  double* Bh;   // njoint x RD_ASM_BSTRIDE: B T at the predictor, the correction direction
+  double* Bc;   // njoint x RD_ASM_BSTRIDE: B T at the current iterate
+  double* cor;  // nnode x 6: the correction Bh^T h eta, node layout
+  double* dcor; // nnode x 6: its change in the current iteration
 } gaWork;
+
+
+// per-data solver objects: the iteration matrix and, for the stabilized formulation, the
+// matrix B T Bh^T of the position correction (joint blocks coupled through shared nodes)
+typedef struct {
+  rdLinSol* ls;
+  rdLinSol* le;
+  int* Ap;      // ncon + 1
+  int* Ai;
+  int* jptr;    // njoint + 1: coupled row joints of column joint J in jrow[jptr[J]..]
+  int* jrow;
+  int* joff;    // offset of the row joint's rows within every column of joint J
+  double* Ax;   // values of the correction matrix
+} gaSolver;
 
 
 static size_t nd(size_t n) {
@@ -41,8 +63,9 @@ static size_t ga_work_size(const rdModel* m) {
   size_t N = (size_t)(m->ndof + m->nconstraint);
   size_t nnz = m->pattern ? (size_t)m->pattern->nnz : 0;
   size_t nn = (size_t)m->nnode;
-  return sizeof(double) *
-         (2 * nd(N) + nd((size_t)m->nconstraint) + nd(nnz) + nd(6 * nn) + nd(3 * nn) + nd(7 * nn));
+  size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
+  return sizeof(double) * (2 * nd(N) + nd(nc) + nd(nnz) + nd(6 * nn) + nd(3 * nn) + nd(7 * nn) +
+                           2 * nd(nc) + 2 * nd(nb) + 2 * nd(6 * nn));
 }
 
 
@@ -63,6 +86,19 @@ static void carve(const rdModel* m, rdData* d, gaWork* w) {
   w->psi = p;
   p += nd(3 * nn);
   w->qn = p;
+  p += nd(7 * nn);
+  size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
+  w->eta = p;
+  p += nd(nc);
+  w->phi = p;
+  p += nd(nc);
+  w->Bh = p;
+  p += nd(nb);
+  w->Bc = p;
+  p += nd(nb);
+  w->cor = p;
+  p += nd(6 * nn);
+  w->dcor = p;
 }
 
 
@@ -157,7 +193,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   for (int k = 0; k < m->nconstraint; k++) {
     w.sol[m->ndof + k] = -w.gam[k];
   }
-  rdLinSol* ls = d->solver;
+  rdLinSol* ls = ((gaSolver*)d->solver)->ls;
   st = rd_linsolFactor(ls, w.Ax);
   d->stats.factorizations++;
   ls->owner = NULL;
@@ -191,26 +227,135 @@ static int ga_initialize(const rdModel* m, rdData* d) {
 }
 
 
-// q = q_n o exp(h dq): x_n + h dq_t, R_n exp(h dq_r); psi = h dq_r
-static void update_q(const rdModel* m, const double* qn, const double* dq, double h, double* q,
-                     double* psi) {
+// q = q_n o exp(h dq + cor): x_n + h dq_t + cor_t, R_n exp(h dq_r + cor_r); psi = h dq_r + cor_r
+// (cor: the stabilized correction, NULL for index 3)
+static void update_q(const rdModel* m, const double* qn, const double* dq, const double* cor,
+                     double h, double* q, double* psi) {
   for (int i = 0; i < m->nnode; i++) {
     const double* a = qn + 7 * i;
     const double* u = dq + 6 * i;
+    const double* c = cor ? cor + 6 * i : NULL;
     double* b = q + 7 * i;
     for (int k = 0; k < 3; k++) {
-      b[k] = a[k] + h * u[k];
+      b[k] = a[k] + h * u[k] + (c ? c[k] : 0);
     }
     if (m->node_kind[i] != RD_NODE_RIGID) {
       continue;
     }
     double* p = psi + 3 * i;
     v3_scale(p, u + 3, h);
+    if (c) {
+      v3_add(p, p, c + 3);
+    }
     double e[4], r[4];
     rdu_rotvecToQuat(e, p);
     rdu_quatMul(r, a + 3, e);
     rdu_quatNormalize(b + 3, r);
   }
+}
+
+
+// nodes of joint j and their local DOF offsets (the layout of rdJointEval); returns the count
+static int joint_layout(const rdModel* m, int j, int node[2], int off[2]) {
+  int nn = rd_jointNodes(m, j, node);
+  off[0] = 0;
+  off[1] = m->node_kind[node[0]] == RD_NODE_RIGID ? 6 : 3;
+  return nn;
+}
+
+
+static int joint_ndof(const rdModel* m, int j) {
+  int node[2], off[2];
+  int nn = joint_layout(m, j, node, off);
+  return off[nn - 1] + (m->node_kind[node[nn - 1]] == RD_NODE_RIGID ? 6 : 3);
+}
+
+
+// value positions: entry (row i of joint I, column k of joint J) of the correction matrix
+static int eta_pos(const gaSolver* g, const rdModel* m, int e, int J, int i, int k) {
+  return g->Ap[m->joint[J].row + k] + g->joff[e] + i;
+}
+
+
+// the correction matrix E = Bc Bh^T (joint blocks through shared nodes) into g->Ax
+static void eta_matrix(const rdModel* m, gaSolver* g, const double* Bc, const double* Bh) {
+  memset(g->Ax, 0, (size_t)g->Ap[m->nconstraint] * sizeof(double));
+  for (int J = 0; J < m->njoint; J++) {
+    int nJ[2], oJ[2], cJ = joint_layout(m, J, nJ, oJ), wJ = joint_ndof(m, J);
+    const double* BJ = Bh + (size_t)J * RD_ASM_BSTRIDE;
+    for (int e = g->jptr[J]; e < g->jptr[J + 1]; e++) {
+      int I = g->jrow[e];
+      int nI[2], oI[2], cI = joint_layout(m, I, nI, oI), wI = joint_ndof(m, I);
+      const double* BI = Bc + (size_t)I * RD_ASM_BSTRIDE;
+      for (int x = 0; x < cI; x++) {
+        for (int y = 0; y < cJ; y++) {
+          if (nI[x] != nJ[y]) {
+            continue;
+          }
+          int nd = m->node_kind[nI[x]] == RD_NODE_RIGID ? 6 : 3;
+          for (int i = 0; i < m->joint[I].nrow; i++) {
+            for (int k = 0; k < m->joint[J].nrow; k++) {
+              double sum = 0;
+              for (int l = 0; l < nd; l++) {
+                sum += BI[i * wI + oI[x] + l] * BJ[k * wJ + oJ[y] + l];
+              }
+              g->Ax[eta_pos(g, m, e, J, i, k)] += sum;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+
+// out (node layout, 6 per node) = sum over joints of B^T y (B: per joint, RD_ASM_BSTRIDE)
+static void joint_bt(const rdModel* m, const double* B, const double* y, double* out) {
+  memset(out, 0, 6 * (size_t)m->nnode * sizeof(double));
+  for (int j = 0; j < m->njoint; j++) {
+    int node[2], off[2], cn = joint_layout(m, j, node, off), w = joint_ndof(m, j);
+    const double* Bj = B + (size_t)j * RD_ASM_BSTRIDE;
+    const double* yj = y + m->joint[j].row;
+    for (int a = 0; a < cn; a++) {
+      int nd = m->node_kind[node[a]] == RD_NODE_RIGID ? 6 : 3;
+      for (int l = 0; l < nd; l++) {
+        double sum = 0;
+        for (int k = 0; k < m->joint[j].nrow; k++) {
+          sum += Bj[k * w + off[a] + l] * yj[k];
+        }
+        out[6 * node[a] + l] += sum;
+      }
+    }
+  }
+}
+
+
+// out (nconstraint) = B x for a DOF vector x (DOF numbering)
+static void joint_b(const rdModel* m, const double* B, const double* x, double* out) {
+  for (int j = 0; j < m->njoint; j++) {
+    int node[2], off[2], cn = joint_layout(m, j, node, off), w = joint_ndof(m, j);
+    const double* Bj = B + (size_t)j * RD_ASM_BSTRIDE;
+    for (int k = 0; k < m->joint[j].nrow; k++) {
+      double sum = 0;
+      for (int a = 0; a < cn; a++) {
+        int nd = m->node_kind[node[a]] == RD_NODE_RIGID ? 6 : 3;
+        for (int l = 0; l < nd; l++) {
+          sum += Bj[k * w + off[a] + l] * x[m->node_dof[node[a]] + l];
+        }
+      }
+      out[m->joint[j].row + k] = sum;
+    }
+  }
+}
+
+
+static int factor_message(const rdModel* m, const rdData* d, rdLinSol* ls, int st, double h) {
+  ls->owner = NULL;
+  char msg[1024];
+  singular_message(m, ls->singular_col, msg, sizeof(msg));
+  (void)st;
+  return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", d->s.t, h,
+                  msg);
 }
 
 
@@ -222,6 +367,7 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
   carve(m, d, &w);
   rdState* s = &d->s;
   const rdOptions* o = &m->opt;
+  gaSolver* g = d->solver;
   rdGaParam p;
   rd_gaParam(o->rho_inf, &p);
   double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
@@ -229,6 +375,8 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
   double bh2 = p.beta * h * h;
   double t1 = s->t + h;
   int nn = m->nnode, ndof = m->ndof, ncon = m->nconstraint;
+  // stabilized index 2: position and velocity constraints, positions corrected by Bh^T h eta
+  int stab = o->formulation == RD_GA_STABILIZED && ncon > 0;
   memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
   // predictor
@@ -241,36 +389,42 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
     s->vd[k] = 0;
   }
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
-  rdLinSol* ls = d->solver;
+  if (stab) {
+    memset(w.eta, 0, (size_t)ncon * sizeof(double));
+    memset(w.cor, 0, 6 * (size_t)nn * sizeof(double));
+  }
+  rdLinSol* ls = g->ls;
   rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
+  // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
+  rdAsmStab x = {1, bh2 / (p.gamma * h), w.phi, w.Bc};
   double err = 2, prev = 2;
   int iter = 0, worst = 0;
   while (iter < o->max_iter && err > 1) {
     iter++;
-    update_q(m, w.qn, w.dq, h, s->q, w.psi);
+    update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
     int reuse = o->modified_newton && iter > 1 && ls->factored && ls->owner == d &&
                 err < 0.25 * prev;
-    int st = rd_assemble(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, w.r, NULL,
-                         reuse ? NULL : w.Ax);
+    int st = rd_assembleEx(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, stab ? &x : NULL, w.r,
+                           NULL, reuse ? NULL : w.Ax);
     if (st != RD_OK) {
       return st;
+    }
+    if (stab && iter == 1) {
+      // the direction of the correction: B T at the predictor, fixed for the step
+      memcpy(w.Bh, w.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
     }
     for (int k = 0; k < ndof; k++) {
       w.sol[k] = -bh2 * w.r[k];
     }
     for (int k = 0; k < ncon; k++) {
-      w.sol[ndof + k] = -w.r[ndof + k];
+      w.sol[ndof + k] = -(stab ? x.cZ : 1) * w.r[ndof + k];
     }
     if (!reuse) {
       st = rd_linsolFactor(ls, w.Ax);
       d->stats.factorizations++;
       ls->owner = d;
       if (st > 0) {
-        ls->owner = NULL;
-        char msg[1024];
-        singular_message(m, ls->singular_col, msg, sizeof(msg));
-        return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", s->t,
-                        h, msg);
+        return factor_message(m, d, ls, st, h);
       }
       if (st < 0) {
         return st;
@@ -283,6 +437,34 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
     if (st != RD_OK) {
       return st;
     }
+    if (stab) {
+      // position constraints: Bc (dx + Bh^T d(h eta)) = -phi, with Bc = B T at the iterate
+      double* rhs = w.r + ndof;  // the velocity residual is no longer needed
+      joint_b(m, w.Bc, w.sol, rhs);
+      for (int k = 0; k < ncon; k++) {
+        rhs[k] = -w.phi[k] - rhs[k];
+      }
+      eta_matrix(m, g, w.Bc, w.Bh);
+      st = rd_linsolFactor(g->le, g->Ax);
+      d->stats.factorizations++;
+      if (st > 0) {
+        return factor_message(m, d, g->le, st, h);
+      }
+      if (st < 0) {
+        return st;
+      }
+      st = rd_linsolSolve(g->le, rhs);
+      if (st != RD_OK) {
+        return st;
+      }
+      for (int k = 0; k < ncon; k++) {
+        w.eta[k] += rhs[k];
+      }
+      joint_bt(m, w.Bh, rhs, w.dcor);
+      for (int k = 0; k < 6 * nn; k++) {
+        w.cor[k] += w.dcor[k];
+      }
+    }
     // increments and the Arnold-Hante norm
     double sum = 0, big = -1;
     for (int i = 0; i < nn; i++) {
@@ -294,7 +476,13 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
         *dqk += dx / h;
         s->v[6 * i + k] += gp * dx;
         s->vd[6 * i + k] += bp * dx;
-        double e = dx / (o->atol + o->rtol * fabs(h * *dqk));
+        double step = h * *dqk, inc = fabs(dx);
+        if (stab) {
+          // the configuration moves by dx + the change of the correction
+          step += w.cor[6 * i + k];
+          inc = fmax(inc, fabs(dx + w.dcor[6 * i + k]));
+        }
+        double e = inc / (o->atol + o->rtol * fabs(step));
         sum += e * e;
         if (e * e > big) {
           big = e * e;
@@ -335,7 +523,7 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
                     iter, s->t, h, err, name);
   }
   d->stats.last_newton_iterations = iter;
-  update_q(m, w.qn, w.dq, h, s->q, w.psi);
+  update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
   for (int k = 0; k < 6 * nn; k++) {
     s->a[k] += s->vd[k] * (1 - p.af) / (1 - p.am);
   }
@@ -343,25 +531,112 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-// the factorization belongs to the data, so that a model stays immutable and several data
-// objects of one model can be stepped in parallel threads
-static int ga_attach(const rdModel* m, rdData* d) {
-  if (m->pattern->n == 0) {
-    return RD_OK;
+static void ga_release(const rdModel* m, rdData* d) {
+  gaSolver* g = d->solver;
+  if (!g) {
+    return;
   }
-  rdLinSol* ls = NULL;
-  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
-                           m->pattern->Ai, &ls);
-  d->solver = ls;
-  return st;
+  rd_linsolDestroy(&g->ls);
+  rd_linsolDestroy(&g->le);
+  rd_free(m->ctx, g->Ap);
+  rd_free(m->ctx, g->Ai);
+  rd_free(m->ctx, g->jptr);
+  rd_free(m->ctx, g->jrow);
+  rd_free(m->ctx, g->joff);
+  rd_free(m->ctx, g->Ax);
+  rd_free(m->ctx, g);
+  d->solver = NULL;
 }
 
 
-static void ga_release(const rdModel* m, rdData* d) {
-  (void)m;
-  rdLinSol* ls = d->solver;
-  rd_linsolDestroy(&ls);
-  d->solver = NULL;
+static int share_node(const rdModel* m, int I, int J) {
+  int a[2], b[2], oa[2], ob[2];
+  int na = joint_layout(m, I, a, oa), nb = joint_layout(m, J, b, ob);
+  for (int x = 0; x < na; x++) {
+    for (int y = 0; y < nb; y++) {
+      if (a[x] == b[y]) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+// pattern of the correction matrix: dense joint blocks for joints sharing a node (O(njoint^2)
+// once per data)
+static int eta_pattern(const rdModel* m, gaSolver* g) {
+  rdContext* ctx = m->ctx;
+  int nj = m->njoint, nc = m->nconstraint;
+  g->jptr = rd_calloc(ctx, (size_t)nj + 1, sizeof(int));
+  g->Ap = rd_calloc(ctx, (size_t)nc + 1, sizeof(int));
+  if (!g->jptr || !g->Ap) {
+    return RD_ERR_NOMEM;
+  }
+  size_t npair = 0, nnz = 0;
+  for (int J = 0; J < nj; J++) {
+    for (int I = 0; I < nj; I++) {
+      if (share_node(m, I, J)) {
+        npair++;
+        nnz += (size_t)m->joint[I].nrow * (size_t)m->joint[J].nrow;
+      }
+    }
+  }
+  g->jrow = rd_calloc(ctx, npair + 1, sizeof(int));
+  g->joff = rd_calloc(ctx, npair + 1, sizeof(int));
+  g->Ai = rd_calloc(ctx, nnz + 1, sizeof(int));
+  g->Ax = rd_calloc(ctx, nnz + 1, sizeof(double));
+  if (!g->jrow || !g->joff || !g->Ai || !g->Ax) {
+    return RD_ERR_NOMEM;
+  }
+  int e = 0, pos = 0;
+  for (int J = 0; J < nj; J++) {
+    g->jptr[J] = e;
+    int len = 0;
+    for (int I = 0; I < nj; I++) {
+      if (share_node(m, I, J)) {
+        g->jrow[e] = I;
+        g->joff[e++] = len;
+        len += m->joint[I].nrow;
+      }
+    }
+    // joints are numbered in increasing row order, so rows come out sorted
+    for (int k = 0; k < m->joint[J].nrow; k++) {
+      g->Ap[m->joint[J].row + k] = pos;
+      for (int q = g->jptr[J]; q < e; q++) {
+        int I = g->jrow[q];
+        for (int i = 0; i < m->joint[I].nrow; i++) {
+          g->Ai[pos++] = m->joint[I].row + i;
+        }
+      }
+    }
+  }
+  g->jptr[nj] = e;
+  g->Ap[nc] = pos;
+  return rd_linsolCreate(ctx, m->opt.linear_solver, nc, g->Ap, g->Ai, &g->le);
+}
+
+
+// the factorization belongs to the data, so that a model stays immutable and several data
+// objects of one model can be stepped in parallel threads
+static int ga_attach(const rdModel* m, rdData* d) {
+  gaSolver* g = rd_calloc(m->ctx, 1, sizeof(gaSolver));
+  if (!g) {
+    return RD_ERR_NOMEM;
+  }
+  d->solver = g;
+  if (m->pattern->n == 0) {
+    return RD_OK;
+  }
+  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
+                           m->pattern->Ai, &g->ls);
+  if (st == RD_OK && m->opt.formulation == RD_GA_STABILIZED && m->nconstraint > 0) {
+    st = eta_pattern(m, g);
+  }
+  if (st != RD_OK) {
+    ga_release(m, d);
+  }
+  return st;
 }
 
 

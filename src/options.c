@@ -31,6 +31,8 @@ static const char* const method_names[] = {
 
 static const char* const linsol_names[] = {"auto", "klu", "umfpack", "cholmod", "dense", NULL};
 
+static const char* const formulation_names[] = {"index3", "stabilized", NULL};
+
 static const char* const bool_names[] = {"false", "true", NULL};
 
 #define OFF(field) offsetof(rdOptions, field)
@@ -58,6 +60,9 @@ static const optEntry table[] = {
      "reuse the factorization while Newton converges fast"},
     {"solver.rho_inf", OPT_REAL, OFF(rho_inf), 0, 1, 0, NULL, "0.9",
      "generalized-alpha spectral radius at infinity, [0, 1]"},
+    {"solver.formulation", OPT_ENUM, OFF(formulation), 0, 0, 0, formulation_names, "index3",
+     "generalized-alpha constraints: index3 (positions) or stabilized (positions and "
+     "velocities, index 2; needed for rho_inf near 1)"},
     {"solver.load_steps", OPT_INT, OFF(load_steps), 1, 1000000, 0, NULL, "1",
      "static: initial number of load increments"},
     {"solver.rigid_tol", OPT_REAL, OFF(rigid_tol), 0, 1e-2, 1, NULL, "1e-14",

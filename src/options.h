@@ -14,6 +14,12 @@ typedef enum rdLinSolKind_ {
   RD_LINSOL_DENSE
 } rdLinSolKind;
 
+// generalized-alpha constraint formulations (option solver.formulation)
+typedef enum rdGaFormulation_ {
+  RD_GA_INDEX3 = 0,    // position constraints only (Bruls-Cardona-Arnold 2012)
+  RD_GA_STABILIZED     // stabilized index 2: position and velocity constraints (GGL)
+} rdGaFormulation;
+
 // options shared by every stepper live first; method-specific ones follow
 typedef struct rdOptions_ {
   int method;           // rdMethod
@@ -31,6 +37,7 @@ typedef struct rdOptions_ {
   int modified_newton;  // keep the factorization while convergence is fast
   // generalized-alpha
   double rho_inf;       // spectral radius at infinity, [0, 1]
+  int formulation;      // rdGaFormulation
   // static
   int load_steps;       // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
