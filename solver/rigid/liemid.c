@@ -19,16 +19,15 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 static int substep(const rdModel* m, const rgView* v, int i, double t, double hs, double q[4],
                    double b[3], int* iters) {
   const rgBody* bd = &v->body[i];
-  double psi[3], mb[3];
+  double psi[3], eb[3], dq[4];
   m3_mulv(psi, bd->Jinv, b);
   v3_scale(psi, psi, hs);
-  int st = rg_solveRotvec(m, v, i, t, bd->J, b, hs, psi, iters);
+  int st = rg_solveRotvec(m, v, i, t, bd->J, b, hs, psi, eb, dq, iters);
   if (st != RD_OK) {
     return st;
   }
-  rg_rotateRight(q, q, psi);
-  v3_scale(mb, psi, -1);
-  rg_expRotate(b, mb, b);
+  rg_mulNormalize(q, q, dq);
+  v3_copy(b, eb);
   return RD_OK;
 }
 
@@ -36,20 +35,22 @@ static int substep(const rdModel* m, const rgView* v, int i, double t, double hs
 static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   rgView v;
   rg_view(m, d, &v);
+  rg_trialBegin(m, d, &v);
   rdState* s = &d->s;
   double t = s->t, t1 = t + h;
   // impulse at the start: E2 the whole step, EA half of it; E1 none
   double kick0 = variant == VARIANT_E2 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   double kick1 = variant == VARIANT_E1 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   int iters = 0;
+  // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
     memcpy(sc->q, s->q + 7 * b->node + 3, sizeof(sc->q));
     double T[3];
     m3_mulv(sc->b, b->J, s->v + 6 * b->node + 3);
-    rdu_quatRotateInv(T, sc->q, mem->tau);
+    rg_qrotInv(T, sc->q, mem->tau);
     v3_axpy(sc->b, kick0, T);
     int st;
     if (variant == VARIANT_EA) {
@@ -63,29 +64,43 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
       return st;
     }
     // translation: symplectic Euler (E2), its adjoint (E1), velocity Verlet (EA)
-    rg_kick(b, mem, kick0, mem->f);
-    rg_translate(b, mem, h, mem->vr);
-    rg_placeNode(b, s->q, sc->q, mem->xr);
+    v3_copy(sc->vr, mem->vr);
+    v3_copy(sc->xr, mem->xr);
+    if (!b->pinned) {
+      v3_axpy(sc->vr, kick0 / b->mass, mem->f);
+      v3_axpy(sc->xr, h, sc->vr);
+    }
+    rg_placeNode(b, v.q, sc->q, sc->xr);
   }
   // the torque at the end: the end impulse now, the start impulse of the next step
-  int st = rg_loads(m, d, &v, t1, s->q, 1);
+  int st = rg_loads(m, d, &v, t1, v.q, 0);
   if (st != RD_OK) {
     return st;
   }
   for (int i = 0; i < v.nb; i++) {
     const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
+    const rgMem* mem = &v.mem[i];
     rgScratch* sc = &v.sc[i];
-    double T[3], W[3], A[3];
-    rdu_quatRotateInv(T, sc->q, mem->tau);
+    double T[3];
+    rg_qrotInv(T, sc->q, sc->tau);
     v3_axpy(sc->b, kick1, T);
-    m3_mulv(W, b->Jinv, sc->b);
-    rg_kick(b, mem, kick1, mem->f);
+    m3_mulv(sc->W, b->Jinv, sc->b);
+    v3_copy(sc->ar, mem->ar);
     if (!b->pinned) {
-      v3_scale(mem->ar, mem->f, 1 / b->mass);
+      v3_axpy(sc->vr, kick1 / b->mass, sc->f);
+      v3_scale(sc->ar, sc->f, 1 / b->mass);
     }
-    rg_eulerAccel(b, sc->q, W, mem->tau, A);
-    rg_writeNode(b, mem, s, sc->q, W, A);
+    // the Euler equations at the end: J A = T - W x J W
+    double JW[3], gyro[3], rhs[3];
+    m3_mulv(JW, b->J, sc->W);
+    v3_cross(gyro, sc->W, JW);
+    v3_sub(rhs, T, gyro);
+    m3_mulv(sc->A, b->Jinv, rhs);
+  }
+  st = rg_commit(m, d, &v, t1, 0);
+  if (st != RD_OK) {
+    d->stats.newton_iterations += iters;
+    return st;
   }
   rg_countIterations(d, iters);
   return RD_OK;
@@ -109,6 +124,7 @@ static int ea_step(const rdModel* m, rdData* d, double h) {
 
 const rdStepper rd_stepper_liemid_e1 = {
     .method = RD_METHOD_LIEMID_E1,
+    .atomic = 1,
     .check = rg_check,
     .memory_size = rg_memorySize,
     .work_size = rg_workSize,
@@ -117,6 +133,7 @@ const rdStepper rd_stepper_liemid_e1 = {
 };
 const rdStepper rd_stepper_liemid_e2 = {
     .method = RD_METHOD_LIEMID_E2,
+    .atomic = 1,
     .check = rg_check,
     .memory_size = rg_memorySize,
     .work_size = rg_workSize,
@@ -125,6 +142,7 @@ const rdStepper rd_stepper_liemid_e2 = {
 };
 const rdStepper rd_stepper_liemid_ea = {
     .method = RD_METHOD_LIEMID_EA,
+    .atomic = 1,
     .check = rg_check,
     .memory_size = rg_memorySize,
     .work_size = rg_workSize,

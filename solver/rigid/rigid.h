@@ -108,6 +108,8 @@ void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]);
 // right update q' = q exp(psi) (body increment), left update q' = exp(psi) q (spatial)
 void rg_rotateRight(double out[4], const double q[4], const double psi[3]);
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]);
+// out = a b / |a b| (quaternions)
+void rg_mulNormalize(double out[4], const double a[4], const double b[4]);
 // out = exp(skew(psi)) a
 void rg_expRotate(double out[3], const double psi[3], const double a[3]);
 
@@ -149,8 +151,10 @@ static inline double rg_halfAngle(const double psi[3], double* s, double* c) {
 int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
                   const double T[3], const double Wp[3], double h, double A[3], int* iters);
 // J psi / h = exp(-psi/2) b (explicit midpoint Lie, LIEMID[E1], [E2], [EA])
+// On success also eb = exp(-psi) b and dq = the quaternion of exp(psi), from the last residual
 int rg_solveRotvec(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
-                   const double b[3], double h, double psi[3], int* iters);
+                   const double b[3], double h, double psi[3], double eb[3], double dq[4],
+                   int* iters);
 // raise the failure of a Newton solve
 int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what,
                   double res, double scale, int iters);

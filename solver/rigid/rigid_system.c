@@ -179,8 +179,7 @@ void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]) {
 }
 
 
-// out = a b / |a b|
-static void mul_normalize(double out[4], const double a[4], const double b[4]) {
+void rg_mulNormalize(double out[4], const double a[4], const double b[4]) {
   double r[4];
   r[0] = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
   r[1] = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
@@ -195,7 +194,7 @@ void rg_rotateRight(double out[4], const double q[4], const double psi[3]) {
   double s, c;
   double k = rg_halfAngle(psi, &s, &c);
   double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
-  mul_normalize(out, q, dq);
+  rg_mulNormalize(out, q, dq);
 }
 
 
@@ -204,23 +203,26 @@ void rg_trialBegin(const rdModel* m, const rdData* d, rgView* v) {
 }
 
 
-// 1 if the n numbers of x are all finite
-static int all_finite(const double* x, int n) {
+// x * 0 summed over n numbers: 0 if all are finite, NaN otherwise
+static double zero_sum(const double* x, int n) {
   double z = 0;
   for (int i = 0; i < n; i++) {
     z += x[i] * 0.0;
   }
-  return z == 0;
+  return z;
 }
 
 
 int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int spatial) {
   for (int i = 0; i < v->nb; i++) {
     const rgScratch* sc = &v->sc[i];
-    int ok = all_finite(sc->q, 4) && all_finite(sc->tau, 3) && all_finite(sc->f, 3) &&
-             all_finite(sc->xr, 3) && all_finite(sc->vr, 3) && all_finite(sc->ar, 3) &&
-             all_finite(sc->W, 3) && all_finite(sc->A, 3) &&
-             (!spatial || (all_finite(sc->w, 3) && all_finite(sc->al, 3)));
+    double z = zero_sum(sc->q, 4) + zero_sum(sc->tau, 3) + zero_sum(sc->f, 3) +
+               zero_sum(sc->xr, 3) + zero_sum(sc->vr, 3) + zero_sum(sc->ar, 3) +
+               zero_sum(sc->W, 3) + zero_sum(sc->A, 3);
+    if (spatial) {
+      z += zero_sum(sc->w, 3) + zero_sum(sc->al, 3);
+    }
+    int ok = z == 0;
     if (!ok) {
       const rgBody* b = &v->body[i];
       return RD_ERROR(m->ctx, RD_RECOVER_NONFINITE,
@@ -251,7 +253,7 @@ void rg_rotateLeft(double out[4], const double q[4], const double psi[3]) {
   double s, c;
   double k = rg_halfAngle(psi, &s, &c);
   double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
-  mul_normalize(out, dq, q);
+  rg_mulNormalize(out, dq, q);
 }
 
 
