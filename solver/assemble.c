@@ -146,11 +146,15 @@ static void joint_velocity(const rdModel* m, const rdJointEval* ev, const double
 }
 
 
-// explicit time derivative of phi (moving constraints only), by central differences
+// explicit time derivative of phi (moving constraints only) and, if dB is not NULL, its
+// q-derivative d(B)/dt (nrow x n, before T), both by central differences in t
 static int joint_phit(const rdModel* m, int j, double t, const double* q, const double* v,
-                      int nrow, double* phit) {
+                      int nrow, double* phit, double* dB) {
   int type = m->joint[j].def.type;
   if (type != RD_JOINT_PRESCRIBED && type != RD_JOINT_ROTATION_CONTROL) {
+    if (dB) {
+      memset(dB, 0, RD_JOINT_MAXROW * RD_JOINT_MAXDOF * sizeof(double));
+    }
     return RD_OK;  // phit stays 0
   }
   double e = 1e-6 * (fabs(t) > 1 ? fabs(t) : 1);
@@ -161,6 +165,9 @@ static int joint_phit(const rdModel* m, int j, double t, const double* q, const 
   }
   for (int k = 0; st == RD_OK && k < nrow; k++) {
     phit[k] = (a.phi[k] - b.phi[k]) / (2 * e);
+  }
+  for (int k = 0; st == RD_OK && dB && k < nrow * a.n; k++) {
+    dB[k] = (a.B[k] - b.B[k]) / (2 * e);
   }
   return st;
 }
@@ -275,9 +282,10 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
     }
     int n = je.n;
     double vloc[RD_JOINT_MAXDOF], phit[RD_JOINT_MAXROW] = {0};
+    double dB[RD_JOINT_MAXROW * RD_JOINT_MAXDOF];
     if (x->vel) {
       joint_velocity(m, &je, v, vloc);
-      st = joint_phit(m, j, t, q, v, je.nrow, phit);
+      st = joint_phit(m, j, t, q, v, je.nrow, phit, Ax ? dB : NULL);
       if (st != RD_OK) {
         return st;
       }
@@ -342,6 +350,9 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
       st = joint_Z(m, j, t, q, v, vloc, n, je.nrow, Z);
       if (st != RD_OK) {
         return st;
+      }
+      for (int k = 0; k < je.nrow * n; k++) {
+        Z[k] += dB[k];  // d(phi_t)/dq of a moving constraint
       }
       apply_T(m, c->psi, Z, je.nrow, n, je.nnode, je.node, je.off);
       for (int k = 0; k < je.nrow * n; k++) {

@@ -531,6 +531,24 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
 }
 
 
+int rd_gaCorrectionMatrix(const rdModel* m, rdData* d, const double* Bc, const double* Bh,
+                          double* E) {
+  gaSolver* g = d->solver;
+  if (!g || !g->le) {
+    return RD_ERR_STATE;
+  }
+  int nc = m->nconstraint;
+  eta_matrix(m, g, Bc, Bh);
+  memset(E, 0, (size_t)nc * (size_t)nc * sizeof(double));
+  for (int col = 0; col < nc; col++) {
+    for (int k = g->Ap[col]; k < g->Ap[col + 1]; k++) {
+      E[(size_t)g->Ai[k] * (size_t)nc + (size_t)col] = g->Ax[k];
+    }
+  }
+  return RD_OK;
+}
+
+
 static void ga_release(const rdModel* m, rdData* d) {
   gaSolver* g = d->solver;
   if (!g) {

@@ -15,4 +15,10 @@ typedef struct rdGaParam_ {
 
 void rd_gaParam(double rho_inf, rdGaParam* p);
 
+// stabilized formulation, for tests: the correction matrix Bc Bh^T (Bc, Bh: per joint B T as
+// returned by rd_assembleEx) as a dense nconstraint x nconstraint row-major E, through the
+// sparse pattern of d; RD_ERR_STATE if d was not created for solver.formulation = stabilized
+int rd_gaCorrectionMatrix(const rdModel* m, rdData* d, const double* Bc, const double* Bh,
+                          double* E);
+
 #endif  // RD_GENALPHA_H
