@@ -117,11 +117,6 @@ static int ga_check(const rdModel* m) {
                       m->elem[e].def.u.bushing.name);
     }
   }
-  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD) {
-    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
-                    "generalized_alpha: cholmod needs a symmetric positive definite matrix; the "
-                    "iteration matrix is an unsymmetric saddle-point matrix (use klu or umfpack)");
-  }
   if (!m->pattern) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
   }
