@@ -134,7 +134,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
   memset(w->du, 0, 6 * (size_t)nn * sizeof(double));
   memset(w->psi, 0, 3 * (size_t)nn * sizeof(double));
   rdLinSol* ls = d->solver;
-  rdAsmCoef c = {0, 0, 1, w->psi};
+  rdAsmCoef c = {.cM = 0, .cC = 0, .cK = 1, .psi = w->psi};
   double err = 2, prev = 2;
   int iter = 0, worst = 0;
   while (iter < o->max_iter && err > 1) {
