@@ -85,6 +85,99 @@ static void scatter(const rdModel* m, double* Ax, const double* S, int n, int nn
 }
 
 
+// right-multiply the rotation columns of the rows x 6n matrix A (6 per node of nodes) by T(psi)
+static void apply_T6(const rdModel* m, const double* psi, double* A, int rows, int n,
+                     const int* nodes) {
+  if (!psi) {
+    return;
+  }
+  int N = 6 * n;
+  for (int b = 0; b < n; b++) {
+    if (m->node_kind[nodes[b]] != RD_NODE_RIGID) {
+      continue;
+    }
+    double T[9];
+    rdu_tangentSO3(T, psi + 3 * nodes[b]);
+    for (int i = 0; i < rows; i++) {
+      double* a = A + (size_t)i * (size_t)N + 6 * b + 3;
+      double t0 = a[0], t1 = a[1], t2 = a[2];
+      a[0] = t0 * T[0] + t1 * T[3] + t2 * T[6];
+      a[1] = t0 * T[1] + t1 * T[4] + t2 * T[7];
+      a[2] = t0 * T[2] + t1 * T[5] + t2 * T[8];
+    }
+  }
+}
+
+
+// scatter the 6n x 6n matrix S (6 per node of nodes; point nodes use their first 3) into Ax
+static void scatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes) {
+  const rdPattern* P = m->pattern;
+  size_t N = 6 * (size_t)n;
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      const int* pos = rd_patternBlock(P, nodes[a], nodes[b]);
+      int na = ndof_of(m, nodes[a]), nb = ndof_of(m, nodes[b]);
+      for (int k = 0; k < nb; k++) {
+        for (int i = 0; i < na; i++) {
+          Ax[pos[k] + i] += S[(size_t)(6 * a + i) * N + (size_t)(6 * b + k)];
+        }
+      }
+    }
+  }
+}
+
+
+// host coupling: user elements (residual and matrices) and the Jacobians of host load callbacks
+static int assemble_coupling(const rdModel* m, rdData* d, double t, const double* q,
+                             const double* v, const double* vd, const rdAsmCoef* c, double* r,
+                             double* Ax) {
+  for (int e = 0; e < m->nuser; e++) {
+    const rdUserElementDef* u = &m->user[e];
+    double *ur, *K = NULL, *C = NULL, *M = NULL;
+    int st = rd_userElemEval(m, d, e, t, q, v, vd, Ax != NULL, &ur, &K, &C, &M);
+    if (st != RD_OK) {
+      return st;
+    }
+    for (int a = 0; a < u->nnode; a++) {
+      double* ri = r + m->node_dof[u->nodes[a]];
+      for (int k = 0; k < ndof_of(m, u->nodes[a]); k++) {
+        ri[k] += ur[6 * a + k];
+      }
+    }
+    if (!Ax) {
+      continue;
+    }
+    int N = 6 * u->nnode;
+    apply_T6(m, c->psi, K, N, u->nnode, u->nodes);
+    for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
+      K[k] = c->cM * M[k] + c->cC * C[k] + c->cK * K[k];
+    }
+    scatter6(m, Ax, K, u->nnode, u->nodes);
+  }
+  if (!Ax || (c->cK == 0 && c->cC == 0)) {
+    return RD_OK;
+  }
+  for (int i = 0; i < m->ncallback; i++) {
+    const rdLoadCallbackDef* cb = &m->callback[i];
+    if (!cb->jacobian) {
+      continue;
+    }
+    double *K, *C;
+    int st = rd_hostLoadJacobian(m, d, i, t, q, v, &K, &C);
+    if (st != RD_OK) {
+      return st;
+    }
+    int N = 6 * cb->nnode;
+    apply_T6(m, c->psi, K, N, cb->nnode, cb->nodes);
+    for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
+      K[k] = c->cC * C[k] + c->cK * K[k];
+    }
+    scatter6(m, Ax, K, cb->nnode, cb->nodes);
+  }
+  return RD_OK;
+}
+
+
 // load stiffness -df/dq of node i (6x6, row-major) for the loads that depend on the rotation
 static void load_stiffness(const rdModel* m, const rdData* d, double t, const double* q,
                            int i, double K[36]) {
@@ -271,6 +364,10 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
       S[k] = c->cM * ev.M[k] + c->cC * ev.C[k] + c->cK * ev.K[k];
     }
     scatter(m, Ax, S, n, ev.nnode, ev.node, ev.off);
+  }
+  st = assemble_coupling(m, d, t, q, v, vd, c, r, Ax);
+  if (st != RD_OK) {
+    return st;
   }
   // joints
   rdJointEval je;

@@ -58,6 +58,15 @@ static int build(rdModel* m, rdPattern* p) {
   p->Ap = rd_calloc(ctx, (size_t)p->n + 2, sizeof(int));
   // at most 4 per node (diagonal), 4 per element, 9 per joint (clique of 2 nodes + joint)
   size_t cap = (size_t)m->nnode + 4 * (size_t)m->nelem + 9 * (size_t)m->njoint + 1;
+  // host coupling: all node pairs of a user element or of a load callback with a Jacobian
+  for (int k = 0; k < m->nuser; k++) {
+    cap += (size_t)m->user[k].nnode * (size_t)m->user[k].nnode;
+  }
+  for (int k = 0; k < m->ncallback; k++) {
+    if (m->callback[k].jacobian) {
+      cap += (size_t)m->callback[k].nnode * (size_t)m->callback[k].nnode;
+    }
+  }
   edge* e = rd_calloc(ctx, cap, sizeof(edge));
   if (!p->boff || !p->bsize || !p->adj_ptr || !p->Ap || !e) {
     rd_free(ctx, e);
@@ -89,6 +98,14 @@ static int build(rdModel* m, rdPattern* p) {
       e[ne++].J = m->nnode + j;
       e[ne].I = m->nnode + j;
       e[ne++].J = b[k];
+    }
+  }
+  for (int k = 0; k < m->nuser; k++) {
+    add_clique(e, &ne, m->user[k].nodes, m->user[k].nnode);
+  }
+  for (int k = 0; k < m->ncallback; k++) {
+    if (m->callback[k].jacobian) {
+      add_clique(e, &ne, m->callback[k].nodes, m->callback[k].nnode);
     }
   }
   qsort(e, (size_t)ne, sizeof(edge), edge_cmp);

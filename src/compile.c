@@ -543,6 +543,44 @@ static int compile_callbacks(const rdSpec* s, rdModel* m) {
     if (d->nnode > m->callback_maxnode) {
       m->callback_maxnode = d->nnode;
     }
+    if (d->jacobian && d->nnode > m->jac_maxnode) {
+      m->jac_maxnode = d->nnode;
+    }
+  }
+  return RD_OK;
+}
+
+
+static int compile_users(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->users.count;
+  m->nuser = n;
+  m->user = rd_calloc(ctx, (size_t)n + 1, sizeof(rdUserElementDef));
+  if (!m->user) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    const rdUserElementDef* d = &ITEM(s->users, rdUserElementDef, i);
+    rdUserElementDef* u = &m->user[i];
+    *u = *d;
+    u->name = rd_strdup(ctx, d->name);
+    int* nodes = rd_alloc(ctx, sizeof(int) * (size_t)d->nnode);
+    u->nodes = nodes;
+    if (!u->name || !nodes) {
+      return RD_ERR_NOMEM;
+    }
+    for (int k = 0; k < d->nnode; k++) {
+      nodes[k] = d->nodes[k];
+      if (!node_ref_ok(m, nodes[k], 0)) {
+        return fail(ctx, "", "user element '%s': undefined node (index %d)", d->name, nodes[k]);
+      }
+    }
+    if (d->nnode > m->user_maxnode) {
+      m->user_maxnode = d->nnode;
+    }
+    if (d->nnode > m->jac_maxnode) {
+      m->jac_maxnode = d->nnode;
+    }
   }
   return RD_OK;
 }
@@ -611,6 +649,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_loads(spec, m);
   st = st < 0 ? st : compile_torques(spec, m);
   st = st < 0 ? st : compile_callbacks(spec, m);
+  st = st < 0 ? st : compile_users(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {

@@ -86,6 +86,9 @@ int rd_resetData(const rdModel* m, rdData* d) {
   d->stats.min_rcond = 1;
   d->stats.min_step = INFINITY;
   d->initialized = 0;
+  d->in_step = 0;
+  memset(d->hostload, 0, 6 * nn * sizeof(double));
+  d->hostload_set = 0;
   return RD_OK;
 }
 
@@ -111,9 +114,12 @@ int rd_createData(const rdModel* m, rdData** data) {
   }
   size_t memory = st->memory_size ? st->memory_size(m) : 0;
   size_t work = st->work_size ? st->work_size(m) : 0;
-  size_t cbuf = 19 * (size_t)m->callback_maxnode * sizeof(double);
-  size_t total = 2 * state_bytes(m, memory) + align64(6 * (size_t)m->nnode * sizeof(double)) +
-                 align64(cbuf) + align64(work) + 64;
+  size_t nc = (size_t)(m->callback_maxnode > m->user_maxnode ? m->callback_maxnode
+                                                             : m->user_maxnode);
+  size_t nj = 6 * (size_t)m->jac_maxnode;
+  size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
+  size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
+  size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
   if (!d) {
     return RD_ERR_NOMEM;
@@ -128,6 +134,8 @@ int rd_createData(const rdModel* m, rdData** data) {
   p = carve_state(m, &d->saved, p, memory);
   d->force = (double*)p;
   p += align64(6 * (size_t)m->nnode * sizeof(double));
+  d->hostload = (double*)p;
+  p += forces;
   d->cbuf = (double*)p;
   p += align64(cbuf);
   d->work = p;
@@ -170,10 +178,17 @@ int rd_copyData(rdData* dst, const rdData* src) {
   if (dst->model != src->model) {
     return RD_ERROR(dst->ctx, RD_ERR_ARG, "rd_copyData: data made from different models");
   }
+  if (src->in_step) {
+    return RD_ERROR(dst->ctx, RD_ERR_STATE, "rd_copyData: the source is inside a step "
+                    "(between rd_stepBegin and rd_stepEnd)");
+  }
   if (dst != src) {
     rd_stateCopy(src->model, src, &dst->s, &src->s);
     dst->stats = src->stats;
     dst->initialized = src->initialized;
+    dst->in_step = 0;
+    memcpy(dst->hostload, src->hostload, 6 * (size_t)src->model->nnode * sizeof(double));
+    dst->hostload_set = src->hostload_set;
   }
   return RD_OK;
 }

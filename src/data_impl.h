@@ -26,7 +26,12 @@ struct rdData_ {
   rdState saved;     // state at the start of the current (sub)step, for step cutting
   size_t memory_size;   // bytes of stepper memory (in s.memory and saved.memory)
   double* force;     // nnode x 6 scratch: applied force and moment (global) per node
-  double* cbuf;      // callback_maxnode x 19 scratch: pose, velocity, load of a callback's nodes
+  double* cbuf;      // scratch of callbacks and user elements: pose, velocity, acceleration,
+                     // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
+  double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
+  int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)
+  int in_step;       // 1 between rd_stepBegin and rd_stepEnd
+  double step_h;     // the step size given to rd_stepBegin
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
@@ -42,6 +47,20 @@ void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState
 // bodies and masses, nodal loads and torque laws. Counts one load evaluation.
 int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                  double* f);
+
+// Jacobian of host load callback i at (t, q, v), converted to the library's increments (local
+// layout 6 per node of the callback's set, N = 6 nnode, row-major N x N): K = -d f^/d(dx, dTheta)
+// and C = -d f^/d(v, W) with f^ = (F, R^T M) per node, the dead-moment term -(R^T M)~ left out
+// (the load stiffness has it). *K and *C point into d->cbuf. RD_OK or a callback status.
+int rd_hostLoadJacobian(const rdModel* m, rdData* d, int i, double t, const double* q,
+                        const double* v, double** K, double** C);
+
+// user element e at (t, q, v, vd): residual *r (6 nnode, rotation rows body frame) and, if jac,
+// *K, *C, *M (6 nnode square, row-major) with respect to (dx, dTheta), (v, W), (vd, dW/dt),
+// all pointing into d->cbuf. RD_OK or a callback status.
+int rd_userElemEval(const rdModel* m, rdData* d, int e, double t, const double* q,
+                    const double* v, const double* vd, int jac, double** r, double** K,
+                    double** C, double** M);
 
 // potential energy of the torque laws that derive from a potential (coulomb wall)
 double rd_torqueLawPotential(const rdModel* m, const double* q);

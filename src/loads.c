@@ -135,6 +135,10 @@ int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const d
       return st;
     }
   }
+  // loads held by the host (rd_setNodeLoad)
+  for (int k = 0; d->hostload_set && k < 6 * m->nnode; k++) {
+    f[k] += d->hostload[k];
+  }
   // torque laws
   for (int i = 0; i < m->ntorque; i++) {
     double torque[3];

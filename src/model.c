@@ -64,6 +64,11 @@ void rd_destroyModel(rdModel** model) {
     rd_free(ctx, (void*)m->callback[i].nodes);
   }
   rd_free(ctx, m->callback);
+  for (int i = 0; m->user && i < m->nuser; i++) {
+    rd_free(ctx, (void*)m->user[i].name);
+    rd_free(ctx, (void*)m->user[i].nodes);
+  }
+  rd_free(ctx, m->user);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);

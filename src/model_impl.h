@@ -81,6 +81,11 @@ struct rdModel_ {
   rdLoadCallbackDef* callback;  // ncallback (name and nodes owned by the model)
   int callback_maxnode;     // largest node set of a callback (sizes the data's scratch)
 
+  int nuser;
+  rdUserElementDef* user;   // nuser user elements (name and nodes owned by the model)
+  int user_maxnode;         // largest node set of a user element
+  int jac_maxnode;          // largest node set with 6n x 6n matrices (Jacobian callbacks, users)
+
   int nout;
   int* out_node;            // nout
 

@@ -116,6 +116,12 @@ void rd_destroySpec(rdSpec** spec) {
     rd_free(ctx, (void*)c->nodes);
   }
   rd_free(ctx, s->callbacks.items);
+  for (int i = 0; i < s->users.count; i++) {
+    rdUserElementDef* u = &ITEM(s->users, rdUserElementDef, i);
+    rd_free(ctx, (void*)u->name);
+    rd_free(ctx, (void*)u->nodes);
+  }
+  rd_free(ctx, s->users.items);
   rd_free(ctx, s->outputs.items);
   s->magic = 0;
   rd_free(ctx, s);
@@ -725,6 +731,48 @@ int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
     memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
     d.nodes = nodes;
     idx = vec_push(s->ctx, &s->callbacks, &d, sizeof(d));
+  }
+  if (idx < 0) {
+    rd_free(s->ctx, (void*)d.name);
+    rd_free(s->ctx, nodes);
+  }
+  return idx;
+}
+
+
+rdUserElementDef rd_defaultUserElementDef(void) {
+  rdUserElementDef d;
+  memset(&d, 0, sizeof(d));
+  d.cookie_ = RD_DEF_COOKIE;
+  return d;
+}
+
+
+int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
+  if (!def) {
+    return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
+  }
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  if (st < 0) {
+    return st;
+  }
+  for (int i = 0; i < s->users.count; i++) {
+    if (!strcmp(ITEM(s->users, rdUserElementDef, i).name, def->name)) {
+      return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
+    }
+  }
+  if (!def->callback || def->nnode < 1 || !def->nodes) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "user element '%s': needs a callback and >= 1 node",
+                    def->name);
+  }
+  rdUserElementDef d = *def;
+  d.name = rd_strdup(s->ctx, def->name);
+  int* nodes = rd_alloc(s->ctx, sizeof(int) * (size_t)def->nnode);
+  int idx = RD_ERR_NOMEM;
+  if (d.name && nodes) {
+    memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
+    d.nodes = nodes;
+    idx = vec_push(s->ctx, &s->users, &d, sizeof(d));
   }
   if (idx < 0) {
     rd_free(s->ctx, (void*)d.name);

@@ -45,6 +45,7 @@ struct rdSpec_ {
   rdVec torques;   // rdTorqueLawDef (name, expressions copied)
   rdVec outputs;   // int node indices
   rdVec callbacks; // rdLoadCallbackDef (name, nodes copied)
+  rdVec users;     // rdUserElementDef (name, nodes copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
   double gravity[3];
   rdOptions opt;

@@ -273,12 +273,28 @@ RD_API int rds_addTorqueLaw(rdSpec* spec, const rdTorqueLawDef* def);
 typedef int (*rdNodeLoadCallback)(double t, int n, const int* nodes, const double* pose,
                                   const double* vel, double* load, void* user);
 
+// Optional Jacobian of a host load callback, same arguments as the callback (and evaluated at
+// the same states). With N = 6 n, write the N x N row-major matrices
+//   dfdx = d load / d (dx, dtheta):  dx the global displacement of each node, dtheta its GLOBAL
+//          (spatial) rotation increment, R -> exp(skew(dtheta)) R;
+//   dfdv = d load / d (v, w):       velocity and angular velocity, both global;
+// row 6 k + i is component i of node k's load (force 0..2, moment 3..5, as in `load`), column
+// 6 l + j is component j of node l's increment (translation 0..2, rotation 3..5). Both are
+// zeroed on entry; entries of point nodes' rotations are ignored. The library converts them
+// to its own increments (body-frame rotations and angular velocities) and adds -df/dq to the
+// stiffness and -df/dv to the damping of the implicit steppers, so that Newton sees the
+// coupling (generalized_alpha, static). Returns 0 ok, >0 recoverable, <0 fatal.
+typedef int (*rdNodeLoadJacobian)(double t, int n, const int* nodes, const double* pose,
+                                  const double* vel, double* dfdx, double* dfdv, void* user);
+
 typedef struct rdLoadCallbackDef_ {
   const char* name;              // unique load name (shares the name space of rds_addLoad)
   int nnode;                     // number of nodes in the set (>= 1)
   const int* nodes;              // nnode node indices (copied)
   rdNodeLoadCallback callback;   // required
   void* user;                    // passed through, owned by the caller
+  rdNodeLoadJacobian jacobian;   // optional (NULL: the loads enter Newton as constants);
+                                 // with it, the sparse pattern couples all nodes of the set
   int cookie_;
 } rdLoadCallbackDef;
 
@@ -287,6 +303,42 @@ RD_API rdLoadCallbackDef rd_defaultLoadCallbackDef(void);
 // Add a host load callback. Returns its index (in its own index space) or RD_ERR_ARG.
 // Node indices are checked by rd_compile.
 RD_API int rds_addLoadCallback(rdSpec* spec, const rdLoadCallbackDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// user-defined elements (host code), in the same global conventions as the load callbacks
+
+// User element on a set of n nodes. In: time, pose (n x 7: position, quaternion w,x,y,z body ->
+// global), vel (n x 6: velocity, angular velocity w, both global), acc (n x 6: acceleration,
+// angular acceleration dw/dt, both global). Out: residual (n x 6, zeroed on entry): per node a
+// force and a moment about the node, both global, with the sign of the equations of motion
+//   r = inertial + internal - external = 0,
+// i.e. the NEGATIVE of the force the element exerts on the node (a linear spring pulling node 0
+// towards node 1 gives -k e n on node 0; a point mass gives m a). K, C, M (each 6n x 6n,
+// row-major, zeroed on entry, rows as `residual`, columns 6 l + j for component j of node l)
+// receive the derivatives of the residual with respect to (dx global, dtheta GLOBAL with
+// R -> exp(skew(dtheta)) R), (v, w global) and (a, dw/dt global). The library passes NULL for
+// all three when it needs only the residual; a callback that leaves them zero is treated as
+// explicit (Newton then converges slowly, or not at all for an inertial element). Rotation
+// rows and columns of point nodes are ignored. Returns 0 ok, >0 recoverable, <0 fatal. Must not
+// call back into the library. Used by generalized_alpha and static; rigid steppers refuse it.
+typedef int (*rdUserElementCallback)(double t, int n, const int* nodes, const double* pose,
+                                     const double* vel, const double* acc, double* residual,
+                                     double* K, double* C, double* M, void* user);
+
+typedef struct rdUserElementDef_ {
+  const char* name;                // unique name (shares the name space of the elements)
+  int nnode;                       // number of nodes (>= 1)
+  const int* nodes;                // nnode node indices (copied)
+  rdUserElementCallback callback;  // required
+  void* user;                      // passed through, owned by the caller
+  int cookie_;
+} rdUserElementDef;
+
+RD_API rdUserElementDef rd_defaultUserElementDef(void);
+
+// Add a user element. Returns its index (in its own index space) or RD_ERR_ARG. Node indices
+// are checked by rd_compile; the sparse pattern couples all nodes of the element.
+RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // gravity, options, outputs

@@ -163,6 +163,12 @@ static int check_loads(const rdModel* m, const char* meth, const rgNodeMap* map)
 
 int rg_check(const rdModel* m) {
   const char* meth = rd_methodName(m->opt.method);
+  if (m->nuser > 0) {
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
+                    "method '%s' cannot integrate user element '%s': rigid steppers have no "
+                    "element assembly (use generalized_alpha or static)",
+                    meth, m->user[0].name);
+  }
   rgNodeMap* map = rd_alloc(m->ctx, ((size_t)m->nnode + 1) * sizeof(rgNodeMap));
   if (!map) {
     return RD_ERR_NOMEM;
