@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: MIT
+// Cost of generalized-alpha per step and per Newton iteration: heavy top and revolute chains.
+//
+// usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]
+//
+// 1. Heavy top (benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
+//    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
+//    runs (default 5), Newton iterations and factorizations per step (rdStats).
+// 2. A chain of N rigid bodies (unit rods) joined by revolute joints (axis y), the first to the
+//    ground, hanging and set swinging (see chain()), h = 1e-3, for N = 10, 100, 1000, 10^4
+//    (up to --nmax) with the same backends (dense only for N <= 100): microseconds per step and
+//    per step and body, and the ratios of the cost per body to that of N = 10 (linear growth:
+//    ratios near 1).
+// 3. For each case, the phases of one Newton iteration timed in isolation at the final state
+//    (median of repeated calls): assembly of the residual and matrix (rd_assemble), numeric
+//    factorization (rd_linsolFactor: a KLU refactor once a factorization exists) and solve
+//    (rd_linsolSolve). "accounted" compares iterations x (assembly + solve) + factorizations x
+//    factor with the measured cost of a step. "rcond" is the smallest reciprocal condition
+//    estimate of the run (rdStats.min_rcond; for KLU and UMFPACK the pivot ratio).
+// Uses the internal headers for the phase timings only; the steps go through rd_step.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "assemble.h"
+#include "data_impl.h"
+#include "linsol.h"
+#include "pattern.h"
+#include "rodrigues/rodrigues.h"
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+static int dcmp(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), dcmp);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+
+typedef struct {
+  const char* linsol;
+  int modified;
+} backend;
+
+
+static double g_atol = 0, g_rtol = 0;  // 0: the library's defaults
+
+
+static void common_options(rdSpec* s, double h, const backend* b) {
+  if (g_atol > 0) {
+    rds_setOptionReal(s, "solver.atol", g_atol);
+  }
+  if (g_rtol > 0) {
+    rds_setOptionReal(s, "solver.rtol", g_rtol);
+  }
+  rds_setOption(s, "solver.method", "generalized_alpha");
+  rds_setOptionReal(s, "solver.rho_inf", 0.9);
+  rds_setOptionReal(s, "solver.time_step", h);
+  rds_setOption(s, "solver.linear_solver", b->linsol);
+  rds_setOption(s, "solver.modified_newton", b->modified ? "true" : "false");
+}
+
+
+// benchmarks.md A6 (the data of tests/ga_models.h)
+static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s)) {
+    return NULL;
+  }
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "top";
+  n.position[1] = 1;
+  n.velocity[0] = 4.61538;
+  n.angular_velocity[1] = 150;
+  n.angular_velocity[2] = -4.61538;
+  n.angular_velocity_frame = RD_FRAME_BODY;
+  int node = rds_addNode(s, &n);
+  rdRigidBodyDef body = rd_defaultRigidBodyDef();
+  body.name = "body";
+  body.node = node;
+  body.mass = 15;
+  body.inertia[0] = 0.234375;
+  body.inertia[4] = 0.46875;
+  body.inertia[8] = 0.234375;
+  rds_addRigidBody(s, &body);
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "pivot";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = node;
+  rds_addJoint(s, &j);
+  double g[3] = {0, 0, -9.81};
+  rds_setGravity(s, g);
+  common_options(s, 2e-4, b);
+  return s;
+}
+
+
+// N unit rods hanging along -z, node i at the centre (0, 0, -(i + 1/2)), revolute joint i at
+// (0, 0, -i) about y between rod i and rod i - 1 (the ground for i = 0); the straight chain
+// starts turning as a rigid body at 0.5 rad/s about y, and bends from there. (A chain released
+// from the horizontal is a poor benchmark: far from the pin it falls almost freely, its
+// multipliers are near zero, and Newton stalls on the round-off of lambda = solution /
+// (beta h^2) against atol.)
+static rdSpec* chain(rdContext* ctx, int N, const backend* b) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s)) {
+    return NULL;
+  }
+  char name[32];
+  const double w = 0.5;
+  for (int i = 0; i < N; i++) {
+    rdNodeDef n = rd_defaultNodeDef();
+    snprintf(name, sizeof(name), "n%d", i);
+    n.name = name;
+    n.position[2] = -(i + 0.5);
+    n.velocity[0] = -w * (i + 0.5);  // w e_y x (0, 0, -s) = (-w s, 0, 0)
+    n.angular_velocity[1] = w;
+    int node = rds_addNode(s, &n);
+    rdRigidBodyDef body = rd_defaultRigidBodyDef();
+    snprintf(name, sizeof(name), "b%d", i);
+    body.name = name;
+    body.node = node;
+    body.mass = 1;
+    body.inertia[0] = body.inertia[4] = 1.0 / 12;
+    body.inertia[8] = 1e-3;
+    rds_addRigidBody(s, &body);
+    rdJointDef j = rd_defaultJointDef();
+    snprintf(name, sizeof(name), "j%d", i);
+    j.name = name;
+    j.type = RD_JOINT_REVOLUTE;
+    j.node[0] = node;
+    j.node[1] = i > 0 ? node - 1 : RD_GROUND;
+    j.point[2] = -i;
+    j.axis[1] = 1;
+    rds_addJoint(s, &j);
+  }
+  double g[3] = {0, 0, -9.81};
+  rds_setGravity(s, g);
+  common_options(s, 1e-3, b);
+  return s;
+}
+
+
+typedef struct {
+  double us_step;                // median microseconds per step
+  double iters, facts;           // per step
+  double t_asm, t_fac, t_sol;    // microseconds per call
+  double rcond;                  // smallest reciprocal condition estimate of the run
+  int n, nnz;
+  int ok;
+} result;
+
+
+// median microseconds of one call of each phase at the data's current state
+static void phases(const rdModel* m, rdData* d, result* r) {
+  int N = m->ndof + m->nconstraint;
+  double* res = malloc(sizeof(double) * (size_t)N);
+  double* rhs = malloc(sizeof(double) * (size_t)N);
+  double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
+  double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
+  rdAsmCoef c = {.cM = 1, .cC = 1e-3, .cK = 1e-6, .psi = psi};
+  // a solver of our own on the model's pattern (the data's belongs to the stepper), factored
+  // once, so that the timed calls are what a step does: refactorizations
+  rdLinSol* ls = NULL;
+  rd_linsolCreate(m->ctx, m->opt.linear_solver, N, m->pattern->Ap, m->pattern->Ai, &ls);
+  rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, res, NULL, Ax);
+  rd_linsolFactor(ls, Ax);
+  enum { K = 15 };
+  double ta[K], tf[K], ts[K];
+  int reps = N < 2000 ? 20 : 1;  // calls per sample for the small systems
+  for (int k = 0; k < K; k++) {
+    double t0 = now();
+    for (int i = 0; i < reps; i++) {
+      rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, res, NULL, Ax);
+    }
+    double t1 = now();
+    for (int i = 0; i < reps; i++) {
+      rd_linsolFactor(ls, Ax);
+    }
+    double t2 = now();
+    for (int i = 0; i < reps; i++) {
+      memcpy(rhs, res, sizeof(double) * (size_t)N);
+      rd_linsolSolve(ls, rhs);
+    }
+    double t3 = now();
+    ta[k] = 1e6 * (t1 - t0) / reps;
+    tf[k] = 1e6 * (t2 - t1) / reps;
+    ts[k] = 1e6 * (t3 - t2) / reps;
+  }
+  r->t_asm = median(ta, K);
+  r->t_fac = median(tf, K);
+  r->t_sol = median(ts, K);
+  rd_linsolDestroy(&ls);
+  free(res);
+  free(rhs);
+  free(Ax);
+  free(psi);
+}
+
+
+// nstep steps of the model built by `make`, repeated; medians
+static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend*), int N,
+                  const backend* b, int nstep, int repeat) {
+  result r;
+  memset(&r, 0, sizeof(r));
+  double* t = malloc(sizeof(double) * (size_t)repeat);
+  for (int k = 0; k < repeat; k++) {
+    rdSpec* s = make(ctx, N, b);
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+      printf("# setup failed: %s\n", rd_lastError(ctx));
+      rd_destroySpec(&s);
+      rd_destroyData(&d);
+      rd_destroyModel(&m);
+      free(t);
+      return r;
+    }
+    rd_destroySpec(&s);
+    double t0 = now();
+    int st = RD_OK;
+    for (int i = 0; i < nstep && st == RD_OK; i++) {
+      st = rd_step(m, d, 0);
+    }
+    t[k] = now() - t0;
+    if (st != RD_OK) {
+      printf("# step failed: %s\n", rd_lastError(ctx));
+      rd_destroyData(&d);
+      rd_destroyModel(&m);
+      free(t);
+      return r;
+    }
+    if (k == repeat - 1) {
+      rdStats stats;
+      rd_getStats(d, &stats);
+      r.iters = (double)stats.newton_iterations / (double)stats.steps;
+      r.facts = (double)stats.factorizations / (double)stats.steps;
+      r.rcond = stats.min_rcond;
+      r.n = m->pattern->n;
+      r.nnz = m->pattern->nnz;
+      phases(m, d, &r);
+    }
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+  r.us_step = 1e6 * median(t, repeat) / nstep;
+  r.ok = 1;
+  free(t);
+  return r;
+}
+
+
+static rdSpec* top_maker(rdContext* ctx, int N, const backend* b) {
+  (void)N;
+  return heavy_top(ctx, b);
+}
+
+
+static void print_row(const char* model, int N, const backend* b, const result* r) {
+  if (!r->ok) {
+    printf("%-10s %6d %-8s %-8s failed\n", model, N, b->linsol, b->modified ? "modified" : "full");
+    return;
+  }
+  double acc = r->iters * (r->t_asm + r->t_sol) + r->facts * r->t_fac;
+  printf("%-10s %6d %-8s %-8s %7d %8d %11.2f %10.3f %6.2f %6.2f %10.2f %10.2f %10.2f %8.0f%% %9.1e\n",
+         model, N, b->linsol, b->modified ? "modified" : "full", r->n, r->nnz, r->us_step,
+         r->us_step / N, r->iters, r->facts, r->t_asm, r->t_fac, r->t_sol,
+         100 * acc / r->us_step, r->rcond);
+}
+
+
+static void header(void) {
+  printf("%-10s %6s %-8s %-8s %7s %8s %11s %10s %6s %6s %10s %10s %10s %9s %9s\n", "model", "N",
+         "solver", "newton", "n", "nnz", "us/step", "us/step/N", "it/st", "fa/st", "asm us",
+         "factor us", "solve us", "accounted", "rcond");
+}
+
+
+int main(int argc, char** argv) {
+  int repeat = 5, nmax = 10000, do_top = 1, do_chain = 1;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+      repeat = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--nmax") && i + 1 < argc) {
+      nmax = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
+      g_atol = atof(argv[++i]);
+    } else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) {
+      g_rtol = atof(argv[++i]);
+    } else if (!strcmp(argv[i], "--top-only")) {
+      do_chain = 0;
+    } else if (!strcmp(argv[i], "--chain-only")) {
+      do_top = 0;
+    } else {
+      fprintf(stderr, "usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]\n");
+      return 2;
+    }
+  }
+  if (repeat < 1) {
+    repeat = 1;
+  }
+  setvbuf(stdout, NULL, _IOLBF, 0);  // rows as they come, also into a file
+  rdContext* ctx = NULL;
+  if (rd_createContext(&ctx, NULL)) {
+    return 1;
+  }
+  static const backend backends[] = {
+      {"klu", 0}, {"klu", 1}, {"umfpack", 0}, {"umfpack", 1}, {"dense", 0}, {"dense", 1}};
+  int nb = (int)(sizeof(backends) / sizeof(backends[0]));
+  header();
+  if (do_top) {
+    for (int k = 0; k < nb; k++) {
+      result r = run(ctx, top_maker, 1, &backends[k], 10000, repeat);
+      print_row("heavy_top", 1, &backends[k], &r);
+    }
+  }
+  if (do_chain) {
+    static const int sizes[] = {10, 100, 1000, 10000};
+    for (int k = 0; k < nb; k++) {
+      double base = 0;
+      for (int i = 0; i < 4 && sizes[i] <= nmax; i++) {
+        int N = sizes[i];
+        if (!strcmp(backends[k].linsol, "dense") && N > 100) {
+          continue;
+        }
+        // about the same work per size: fewer steps for long chains
+        int nstep = N <= 10 ? 2000 : N <= 100 ? 400 : N <= 1000 ? 40 : 8;
+        int rep = N >= 10000 ? (repeat < 3 ? repeat : 3) : repeat;
+        result r = run(ctx, chain, N, &backends[k], nstep, rep);
+        print_row("chain", N, &backends[k], &r);
+        if (r.ok && N == 10) {
+          base = r.us_step / N;
+        }
+        if (r.ok && base > 0 && N > 10) {
+          printf("#   cost per body, N = %d vs N = 10: %.2f\n", N, r.us_step / N / base);
+        }
+      }
+    }
+  }
+  rd_destroyContext(&ctx);
+  return 0;
+}
