@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Revolute joint: common point and common axis (5 equations), optional applied torque.
+// Revolute joint: common point and common axis (5 equations), optional applied torque; with
+// angle_fn a 6th equation prescribes the rotation of node 1 relative to node 0 about the axis:
+// (exp(theta a) u1)_A . (u2)_B = sin(theta - psi) = 0, with (a, u1, u2) right-handed.
+#include <math.h>
+
 #include "blk.h"
 #include "joint_blocks.h"
 
@@ -41,6 +45,27 @@ int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double*
   rd_sideVec(b2, &B, u2);
   rd_rowDot(ev, 3, &A, a, NULL, NULL, &B, b1, 0, rd_lam(lam, 3));
   rd_rowDot(ev, 4, &A, a, NULL, NULL, &B, b2, 0, rd_lam(lam, 4));
+  if (j->def.angle_fn != RD_NO_TIMEFN) {
+    double th[3], e[3], na[3], r[3], rd[3], rdd[3], nna[3];
+    int st = rd_timefn3(m, j->def.angle_fn, t, th);
+    if (st) {
+      return st;
+    }
+    // r = exp(theta a) e (a is normal to e), and its rates from r' = theta' a x r
+    rd_sideVec(e, &A, u1);
+    v3_cross(na, a, e);
+    double c = cos(th[0]), s = sin(th[0]);
+    for (int i = 0; i < 3; i++) {
+      r[i] = c * e[i] + s * na[i];
+    }
+    v3_cross(na, a, r);
+    v3_cross(nna, a, na);
+    v3_scale(rd, na, th[1]);
+    for (int i = 0; i < 3; i++) {
+      rdd[i] = th[2] * na[i] + th[1] * th[1] * nna[i];
+    }
+    rd_rowDot(ev, 5, &A, r, rd, rdd, &B, b2, 0, rd_lam(lam, 5));
+  }
   if (j->def.torque != 0) {
     double s;
     int st = rd_timefnEval(m, j->def.torque_fn, t, &s);

@@ -363,6 +363,8 @@ static int joint_rows(const rdModel* m, const rdJointDef* d) {
     case RD_JOINT_ROTATION_CONTROL:
       return point ? -1 : 6;
     case RD_JOINT_REVOLUTE:
+      // a prescribed angle adds the 6th equation
+      return point ? -1 : d->angle_fn != RD_NO_TIMEFN ? 6 : 5;
     case RD_JOINT_PRISMATIC:
       return point ? -1 : 5;
     case RD_JOINT_UNIVERSAL:

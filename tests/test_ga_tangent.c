@@ -176,6 +176,9 @@ int main(void) {
       {RD_JOINT_SPHERICAL, 0, RD_GROUND, RD_NODE_RIGID, RD_NODE_RIGID, "spherical to ground"},
       {RD_JOINT_REVOLUTE, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "revolute"},
       {RD_JOINT_REVOLUTE, 0, RD_GROUND, RD_NODE_RIGID, RD_NODE_RIGID, "revolute to ground"},
+      {RD_JOINT_REVOLUTE, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "revolute, prescribed angle"},
+      {RD_JOINT_REVOLUTE, 0, RD_GROUND, RD_NODE_RIGID, RD_NODE_RIGID,
+       "revolute to ground, prescribed angle"},
       {RD_JOINT_UNIVERSAL, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "universal"},
       {RD_JOINT_PRISMATIC, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "prismatic"},
       {RD_JOINT_CYLINDRICAL, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "cylindrical"},
@@ -198,7 +201,7 @@ int main(void) {
       j.motion_fn[3] = timefn(s, "rx", "0.3*t");
       j.motion_fn[5] = timefn(s, "rz", "-0.2*cos(t)");
     }
-    if (cases[c].type == RD_JOINT_ROTATION_CONTROL) {
+    if (cases[c].type == RD_JOINT_ROTATION_CONTROL || strstr(cases[c].name, "angle")) {
       j.angle_fn = timefn(s, "th", "0.5*t + 0.2");
     }
     rds_addJoint(s, &j);

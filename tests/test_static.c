@@ -206,11 +206,61 @@ static void cutting(void) {
 }
 
 
+// a revolute with a prescribed angle f(t) = t (rotation of node 1, the ground, relative to
+// node 0): the arm ends at -f(t) about y, statically and dynamically (with rate -f')
+static void driven(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  for (int dyn = 0; dyn < 2; dyn++) {
+    rdSpec* s = spec(ctx, dyn ? 1e-3 : 0.1, 1);
+    rdJointDef j = rd_defaultJointDef();
+    j.name = "drive";
+    j.type = RD_JOINT_REVOLUTE;
+    j.node[0] = 0;
+    j.axis[1] = 1;
+    j.angle_fn = ramp(s);
+    rdNodeDef n = rd_defaultNodeDef();
+    n.name = "arm";
+    rds_addNode(s, &n);
+    rdRigidBodyDef b = rd_defaultRigidBodyDef();
+    b.name = "arm";
+    b.node = 0;
+    b.mass = 2;
+    b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
+    b.com[2] = -0.5;
+    rds_addRigidBody(s, &b);
+    rds_addJoint(s, &j);
+    double g[3] = {0, 0, -9.81};
+    rds_setGravity(s, g);
+    if (dyn) {
+      rds_setOption(s, "solver.method", "generalized_alpha");
+    }
+    rdModel* m;
+    rdData* d;
+    CHECK(ga_make(s, &m, &d) == 0);
+    CHECK(m->joint[0].nrow == 6);
+    CHECK(rd_advance(m, d, 1.0, NULL, NULL) == RD_OK);
+    double W[3];
+    rd_getNodeState(m, d, 0, NULL, NULL, NULL, NULL, W);
+    printf("prescribed revolute angle (%s): theta(1) = %.15f, W_y = %.15f\n",
+           dyn ? "generalized_alpha" : "static", angle_y(m, d), W[1]);
+    CHECK_NEAR(angle_y(m, d), -1, 1e-10);
+    if (dyn) {
+      CHECK_NEAR(W[1], -1, 1e-8);
+    }
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+  rd_destroyContext(&ctx);
+}
+
+
 int main(void) {
   (void)ga_heavyTopSpec;
   spring_mass(0);
   spring_mass(40);
   hanging();
   cutting();
+  driven();
   return TEST_SUMMARY();
 }
