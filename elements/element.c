@@ -74,8 +74,8 @@ int rd_elemEval(const rdModel* m, int e, const double* q, const double* v, const
       rd_springEval(m, &d->u.spring, q, v, jac, ev);
       return RD_OK;
     case RD_ELEM_BUSHING:
-      return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED, "bushing '%s': not implemented yet",
-                      d->u.bushing.name);
+      rd_bushingEval(m, &d->u.bushing, q, v, jac, ev);
+      return RD_OK;
     default:
       return RD_ERROR(m->ctx, RD_ERR_MODEL, "element %d: unknown type %d", e, d->type);
   }

@@ -38,6 +38,12 @@ void rd_pointMassEval(const rdModel* m, const rdPointMassDef* p, const double* v
 void rd_springEval(const rdModel* m, const rdSpringDef* s, const double* q, const double* v,
                    int jac, rdElemEval* ev);
 
+void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, const double* v,
+                    int jac, rdElemEval* ev);
+
+// potential energy d^T K d / 2 of a bushing at q
+double rd_bushingEnergy(const rdModel* m, const rdBushingDef* b, const double* q);
+
 // local layout helper: set nnode, node, off, n and zero r, M, C, K
 void rd_elemLayout(const rdModel* m, rdElemEval* ev, int n0, int n1);
 

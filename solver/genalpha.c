@@ -109,14 +109,6 @@ static int ga_check(const rdModel* m) {
                     "iteration matrix is an unsymmetric saddle-point matrix (gyroscopic and "
                     "tangent-operator terms, zero multiplier block); use klu, umfpack or dense");
   }
-  for (int e = 0; e < m->nelem; e++) {
-    if (m->elem[e].def.type == RD_ELEM_BUSHING) {
-      return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
-                      "%s%sgeneralized_alpha: bushing '%s' is not implemented yet",
-                      m->elem[e].origin, *m->elem[e].origin ? ": " : "",
-                      m->elem[e].def.u.bushing.name);
-    }
-  }
   if (!m->pattern) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
   }

@@ -5,6 +5,7 @@
 
 #include "core.h"
 #include "data_impl.h"
+#include "element.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -70,6 +71,9 @@ int rd_getEnergy(const rdModel* m, const rdData* d, double* kinetic, double* pot
       }
       case RD_ELEM_SPRING:
         pe += spring_energy(m, &def->u.spring, d->s.q);
+        break;
+      case RD_ELEM_BUSHING:
+        pe += rd_bushingEnergy(m, &def->u.bushing, d->s.q);
         break;
       default:
         break;
