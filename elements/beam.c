@@ -1,0 +1,898 @@
+// SPDX-License-Identifier: MIT
+// Geometrically exact beam element: residual and exact M, C, K (normalized-quaternion field).
+//
+// Rotation field: p(s) = sum_k phi_k(s) q_k over the nodal unit quaternions (signs aligned
+// node to node), R(s) = R(p / |p|). Left-multiplying every q_k by one rotation multiplies p by
+// it, so strains are objective; the field depends only on the current nodal rotations, so it
+// is path independent. With Lam(p) b = 2 vec(conj(p) (x) b) / |p|^2 (3x4):
+//   Gamma = R^T x' - Gamma0,  kappa = Lam(p) p' - kappa0,  omega = Lam(p) pdot,
+//   delta theta (body) = Lam(p) delta p,  delta q_k = 1/2 q_k (x) (0, delta Theta_k).
+// Each quadrature point gives the densities a = (a_x, a_x', a_p, a_p') conjugate to
+// (dx, dx', dp, dp') and their exact Jacobian with respect to the 32 section inputs
+// s = (p, p', pdot, pdot', pddot, x', xdot, xddot, xdot'); the nodal maps chain them to the
+// DOFs. See docs/beam.md.
+#include "beam.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "rodrigues/liegroup.h"
+#include "vec3.h"
+
+// section input columns
+enum { CP = 0, CP1 = 4, CPD = 8, CPD1 = 12, CPDD = 16, CX1 = 20, CXD = 23, CXDD = 26, CXD1 = 29,
+       NS = 32 };
+// density rows: a_x, a_x', a_p, a_p'
+enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
+
+struct rdBeam_ {
+  rdContext* ctx;
+  int n, nq;
+  int node[RD_BEAM_MAXNODE];
+  double* phi;   // nq x n
+  double* dphi;  // nq x n, d/ds (arc length of the reference line)
+  double* jw;    // nq, weight times the Jacobian ds/dxi
+  double* G0;    // nq x 3 reference Gamma (R0^T x0')
+  double* k0;    // nq x 3 reference curvature
+  double* Ks;    // nq x 36 stiffness
+  double* Ds;    // nq x 36 damping diag(mu) K
+  double* Ms;    // nq x 36 mass
+  double* xq;    // nq x 3 positions of the last evaluation
+  double* Fq;    // nq x 6 sectional forces of the last evaluation
+  // workspace (per node)
+  double* qn;    // n x 4 sign-aligned quaternions
+  double* nod;   // n x 4 x 3 x 4: E, Fw, Fa, dqdd/dW
+  double* g;     // n x 4 generalized quaternion forces
+  double* col;   // n x 3 x NA x 6: K, C, M columns at one quadrature point
+};
+
+// ---------------------------------------------------------------------------------------------
+// small dense kernels (row-major, explicit leading dimensions)
+
+// C (m x nc, ldc) += s A (m x k, lda) B (k x nc, ldb)
+static void mm(double* C, int ldc, const double* A, int lda, const double* B, int ldb, int m,
+               int k, int nc, double s) {
+  for (int i = 0; i < m; i++) {
+    for (int l = 0; l < k; l++) {
+      double a = s * A[i * lda + l];
+      if (a == 0) {
+        continue;
+      }
+      const double* b = B + l * ldb;
+      double* c = C + i * ldc;
+      for (int j = 0; j < nc; j++) {
+        c[j] += a * b[j];
+      }
+    }
+  }
+}
+
+// C (m x nc, ldc) += s A^T B, A is k x m (lda), B is k x nc (ldb)
+static void mtm(double* C, int ldc, const double* A, int lda, const double* B, int ldb, int m,
+                int k, int nc, double s) {
+  for (int l = 0; l < k; l++) {
+    const double* b = B + l * ldb;
+    for (int i = 0; i < m; i++) {
+      double a = s * A[l * lda + i];
+      if (a == 0) {
+        continue;
+      }
+      double* c = C + i * ldc;
+      for (int j = 0; j < nc; j++) {
+        c[j] += a * b[j];
+      }
+    }
+  }
+}
+
+// J (ld) block at (r0, c0) += s A (m x k)
+static void put(double* J, int ld, int r0, int c0, const double* A, int m, int k, double s) {
+  for (int i = 0; i < m; i++) {
+    for (int j = 0; j < k; j++) {
+      J[(r0 + i) * ld + c0 + j] += s * A[i * k + j];
+    }
+  }
+}
+
+static void sk(double S[9], const double v[3]) {
+  S[0] = 0;
+  S[1] = -v[2];
+  S[2] = v[1];
+  S[3] = v[2];
+  S[4] = 0;
+  S[5] = -v[0];
+  S[6] = -v[1];
+  S[7] = v[0];
+  S[8] = 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// quaternion maps (w first). L(d) b = vec(conj(d) (x) b) = Lr(b) d; Lc(c) p = L(p)^T c.
+
+static void qL(double L[12], const double d[4]) {
+  double S[9];
+  sk(S, d + 1);
+  for (int i = 0; i < 3; i++) {
+    L[4 * i] = -d[1 + i];
+    for (int j = 0; j < 3; j++) {
+      L[4 * i + 1 + j] = (i == j ? d[0] : 0) - S[3 * i + j];
+    }
+  }
+}
+
+static void qLr(double L[12], const double b[4]) {
+  double S[9];
+  sk(S, b + 1);
+  for (int i = 0; i < 3; i++) {
+    L[4 * i] = b[1 + i];
+    for (int j = 0; j < 3; j++) {
+      L[4 * i + 1 + j] = (i == j ? -b[0] : 0) + S[3 * i + j];
+    }
+  }
+}
+
+// Lc(c) = [0, -c^T; c, -skew(c)] (4x4); tr != 0 gives Lc^T
+static void qLc(double P[16], const double c[3], int tr) {
+  double S[9];
+  sk(S, c);
+  double s = tr ? -1 : 1;
+  P[0] = 0;
+  for (int i = 0; i < 3; i++) {
+    P[1 + i] = -s * c[i];
+    P[4 * (1 + i)] = s * c[i];
+    for (int j = 0; j < 3; j++) {
+      P[4 * (1 + i) + 1 + j] = -s * S[3 * i + j];
+    }
+  }
+}
+
+// left product matrix: q (x) y = Q(q) y
+static void qQ(double Q[16], const double q[4]) {
+  double S[9];
+  sk(S, q + 1);
+  Q[0] = q[0];
+  for (int i = 0; i < 3; i++) {
+    Q[1 + i] = -q[1 + i];
+    Q[4 * (1 + i)] = q[1 + i];
+    for (int j = 0; j < 3; j++) {
+      Q[4 * (1 + i) + 1 + j] = (i == j ? q[0] : 0) + S[3 * i + j];
+    }
+  }
+}
+
+// (0, a) (x) (0, b) = Y(b) a: Y(b) = [-b^T; -skew(b)] (4x3)
+static void qY(double Y[12], const double b[3]) {
+  double S[9];
+  sk(S, b);
+  for (int j = 0; j < 3; j++) {
+    Y[j] = -b[j];
+    for (int i = 0; i < 3; i++) {
+      Y[3 * (1 + i) + j] = -S[3 * i + j];
+    }
+  }
+}
+
+// the field at one quadrature point: p, 2/|p|^2 and Lam
+typedef struct {
+  const double* p;
+  double c;        // 2 / |p|^2
+  double Lam[12];  // 3x4
+} qfield;
+
+// D_Lam(b) = d(Lam b)/dp = c [Lr(b) - (Lam b) p^T]
+static void dLam(double D[12], const qfield* f, const double b[4]) {
+  double Lb[3] = {0};
+  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
+  qLr(D, b);
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 4; j++) {
+      D[4 * i + j] = f->c * (D[4 * i + j] - Lb[i] * f->p[j]);
+    }
+  }
+}
+
+// d/db [D_Lam(b) d] = c [L(d) - (p.d) Lam]
+static void dB(double D[12], const qfield* f, const double d[4]) {
+  double pd = 0;
+  for (int j = 0; j < 4; j++) {
+    pd += f->p[j] * d[j];
+  }
+  qL(D, d);
+  for (int k = 0; k < 12; k++) {
+    D[k] = f->c * (D[k] - pd * f->Lam[k]);
+  }
+}
+
+// d/dp [D_Lam(b) d] = -c [(D_Lam(b) d) p^T + (Lam b) d^T + (p.d) D_Lam(b)]
+static void d2Lam(double D[12], const qfield* f, const double b[4], const double d[4]) {
+  double Db[12], Dbd[3] = {0}, Lb[3] = {0}, pd = 0;
+  dLam(Db, f, b);
+  mm(Dbd, 1, Db, 4, d, 1, 3, 4, 1, 1);
+  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
+  for (int j = 0; j < 4; j++) {
+    pd += f->p[j] * d[j];
+  }
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 4; j++) {
+      D[4 * i + j] = -f->c * (Dbd[i] * f->p[j] + Lb[i] * d[j] + pd * Db[4 * i + j]);
+    }
+  }
+}
+
+// d/dp [Lam^T c] = c [Lc(c) - (Lam^T c) p^T] (4x4)
+static void p3(double P[16], const qfield* f, const double cv[3]) {
+  double Ltc[4] = {0};
+  mtm(Ltc, 1, f->Lam, 4, cv, 1, 4, 3, 1, 1);
+  qLc(P, cv, 0);
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+      P[4 * i + j] = f->c * (P[4 * i + j] - Ltc[i] * f->p[j]);
+    }
+  }
+}
+
+// d/dp [D_Lam(b)^T c] = -c [(D_Lam(b)^T c) p^T + (c.Lam b) I + p (c^T D_Lam(b))] (4x4)
+static void p4(double P[16], const qfield* f, const double b[4], const double cv[3]) {
+  double Db[12], Dtc[4] = {0}, Lb[3] = {0};
+  dLam(Db, f, b);
+  mtm(Dtc, 1, Db, 4, cv, 1, 4, 3, 1, 1);
+  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
+  double cl = v3_dot(cv, Lb);
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+      P[4 * i + j] = -f->c * (Dtc[i] * f->p[j] + (i == j ? cl : 0) + f->p[i] * Dtc[j]);
+    }
+  }
+}
+
+// d/db [D_Lam(b)^T c] = c [Lc(c)^T - p c^T Lam] (4x4)
+static void dBT(double P[16], const qfield* f, const double cv[3]) {
+  double cL[4] = {0};
+  mtm(cL, 1, f->Lam, 4, cv, 1, 4, 3, 1, 1);
+  qLc(P, cv, 1);
+  for (int i = 0; i < 4; i++) {
+    for (int j = 0; j < 4; j++) {
+      P[4 * i + j] = f->c * (P[4 * i + j] - f->p[i] * cL[j]);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// section kernel
+
+typedef struct {
+  double p[4], p1[4], pd[4], pd1[4], pdd[4];
+  double x1[3], xd[3], xdd[3], xd1[3];
+} secIn;
+
+typedef struct {
+  const double* K;   // 36
+  const double* D;   // 36
+  const double* M;   // 36
+  const double* G0;  // 3
+  const double* k0;  // 3
+} secProp;
+
+// densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out
+static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, double* a,
+                    double* Ja, double F[6]) {
+  qfield f;
+  f.p = s->p;
+  double n2 = 0;
+  for (int j = 0; j < 4; j++) {
+    n2 += s->p[j] * s->p[j];
+  }
+  f.c = 2 / n2;
+  qL(f.Lam, s->p);
+  for (int k = 0; k < 12; k++) {
+    f.Lam[k] *= f.c;
+  }
+  double R[9];
+  rdu_quatToMat(R, s->p);
+  // kinematics
+  double G[3], kap[3], w[3], u[3], w1[3], w2[3], ud[3], wd[3], Gd[3], kd[3], t[3];
+  m3_tmulv(G, R, s->x1);
+  m3_tmulv(u, R, s->xd);
+  m3_tmulv(w1, R, s->xdd);
+  m3_tmulv(w2, R, s->xd1);
+  memset(kap, 0, sizeof(kap));
+  memset(w, 0, sizeof(w));
+  mm(kap, 1, f.Lam, 4, s->p1, 1, 3, 4, 1, 1);
+  mm(w, 1, f.Lam, 4, s->pd, 1, 3, 4, 1, 1);
+  double Dpd[12], Dp1[12];
+  dLam(Dpd, &f, s->pd);
+  dLam(Dp1, &f, s->p1);
+  v3_cross(t, w, u);
+  v3_sub(ud, w1, t);
+  memset(wd, 0, sizeof(wd));
+  mm(wd, 1, f.Lam, 4, s->pdd, 1, 3, 4, 1, 1);
+  mm(wd, 1, Dpd, 4, s->pd, 1, 3, 4, 1, 1);
+  v3_cross(t, G, w);
+  v3_add(Gd, w2, t);
+  memset(kd, 0, sizeof(kd));
+  mm(kd, 1, f.Lam, 4, s->pd1, 1, 3, 4, 1, 1);
+  mm(kd, 1, Dp1, 4, s->pd, 1, 3, 4, 1, 1);
+  // sectional forces
+  double e[6], ed[6];
+  for (int i = 0; i < 3; i++) {
+    e[i] = G[i] - sp->G0[i];
+    e[3 + i] = kap[i] - sp->k0[i];
+    ed[i] = Gd[i];
+    ed[3 + i] = kd[i];
+  }
+  memset(F, 0, 6 * sizeof(double));
+  mm(F, 1, sp->K, 6, e, 1, 6, 6, 1, 1);
+  mm(F, 1, sp->D, 6, ed, 1, 6, 6, 1, 1);
+  const double* N = F;
+  const double* Mm = F + 3;
+  // inertia: P = Ms [u; w], Pd = Ms [ud; wd]
+  double V[6], A[6], P[6] = {0}, Pd[6] = {0};
+  v3_copy(V, u);
+  v3_copy(V + 3, w);
+  v3_copy(A, ud);
+  v3_copy(A + 3, wd);
+  mm(P, 1, sp->M, 6, V, 1, 6, 6, 1, 1);
+  mm(Pd, 1, sp->M, 6, A, 1, 6, 6, 1, 1);
+  double ht[3], mi[3], me[3] = {0}, c1[3];
+  v3_cross(t, w, P);
+  v3_add(ht, Pd, t);
+  v3_cross(t, w, P + 3);
+  v3_add(mi, Pd + 3, t);
+  v3_cross(t, u, P);
+  v3_add(mi, mi, t);
+  // applied: gravity (m g, m eta x R^T g), dead and follower loads
+  double mass = sp->M[0], meta[3], rg[3] = {0}, rmd[3] = {0};
+  meta[0] = 0.5 * (sp->M[6 * 5 + 1] - sp->M[6 * 4 + 2]);
+  meta[1] = 0.5 * (sp->M[6 * 3 + 2] - sp->M[6 * 5 + 0]);
+  meta[2] = 0.5 * (sp->M[6 * 4 + 0] - sp->M[6 * 3 + 1]);
+  if (ld) {
+    m3_tmulv(rg, R, ld->gravity);
+    m3_tmulv(rmd, R, ld->m_dead);
+    v3_cross(me, meta, rg);
+    v3_add(me, me, rmd);
+    v3_add(me, me, ld->m_follow);
+    v3_sub(ht, ht, ld->f_follow);
+  }
+  v3_cross(c1, N, G);
+  v3_add(c1, c1, mi);
+  v3_sub(c1, c1, me);
+  // densities
+  m3_mulv(a + AX, R, ht);
+  if (ld) {
+    for (int i = 0; i < 3; i++) {
+      a[AX + i] -= mass * ld->gravity[i] + ld->f_dead[i];
+    }
+  }
+  m3_mulv(a + AX1, R, N);
+  memset(a + AP, 0, 8 * sizeof(double));
+  mtm(a + AP, 1, f.Lam, 4, c1, 1, 4, 3, 1, 1);
+  mtm(a + AP, 1, Dp1, 4, Mm, 1, 4, 3, 1, 1);
+  mtm(a + AP1, 1, f.Lam, 4, Mm, 1, 4, 3, 1, 1);
+  if (!Ja) {
+    return;
+  }
+  // ----- Jacobians with respect to s (3 x NS unless noted)
+  double JG[3 * NS] = {0}, Jk[3 * NS] = {0}, Jw[3 * NS] = {0}, Ju[3 * NS] = {0};
+  double Jud[3 * NS] = {0}, Jwd[3 * NS] = {0}, JGd[3 * NS] = {0}, Jkd[3 * NS] = {0};
+  double Je[6 * NS], Jed[6 * NS], JF[6 * NS] = {0}, JV[6 * NS], JA[6 * NS];
+  double JP[6 * NS] = {0}, JPd[6 * NS] = {0};
+  double Jht[3 * NS] = {0}, Jmi[3 * NS] = {0}, Jc1[3 * NS] = {0};
+  double Rt[9], S[9], SL[12], D[12], X[16];
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      Rt[3 * i + j] = R[3 * j + i];
+    }
+  }
+  // R^T y for y an input: R^T dy + skew(R^T y) Lam dp
+#define ROTT(J, y, col)                       \
+  do {                                        \
+    put(J, NS, 0, col, Rt, 3, 3, 1);          \
+    sk(S, y);                                 \
+    memset(SL, 0, sizeof(SL));                \
+    mm(SL, 4, S, 3, f.Lam, 4, 3, 3, 4, 1);    \
+    put(J, NS, 0, CP, SL, 3, 4, 1);           \
+  } while (0)
+  ROTT(JG, G, CX1);
+  ROTT(Ju, u, CXD);
+  ROTT(Jud, w1, CXDD);  // R^T xdd, then - w x u below
+  ROTT(JGd, w2, CXD1);  // R^T xd1, then + G x w below
+#undef ROTT
+  put(Jk, NS, 0, CP, Dp1, 3, 4, 1);
+  put(Jk, NS, 0, CP1, f.Lam, 3, 4, 1);
+  put(Jw, NS, 0, CP, Dpd, 3, 4, 1);
+  put(Jw, NS, 0, CPD, f.Lam, 3, 4, 1);
+  // ud = R^T xdd - w x u
+  sk(S, w);
+  mm(Jud, NS, S, 3, Ju, NS, 3, 3, NS, -1);
+  sk(S, u);
+  mm(Jud, NS, S, 3, Jw, NS, 3, 3, NS, 1);
+  // wd = Lam pdd + D_Lam(pd) pd
+  dLam(D, &f, s->pdd);
+  put(Jwd, NS, 0, CP, D, 3, 4, 1);
+  put(Jwd, NS, 0, CPDD, f.Lam, 3, 4, 1);
+  d2Lam(D, &f, s->pd, s->pd);
+  put(Jwd, NS, 0, CP, D, 3, 4, 1);
+  dB(D, &f, s->pd);
+  put(Jwd, NS, 0, CPD, D, 3, 4, 1);
+  put(Jwd, NS, 0, CPD, Dpd, 3, 4, 1);
+  // Gd = R^T xd1 + G x w
+  sk(S, w);
+  mm(JGd, NS, S, 3, JG, NS, 3, 3, NS, -1);
+  sk(S, G);
+  mm(JGd, NS, S, 3, Jw, NS, 3, 3, NS, 1);
+  // kd = Lam pd1 + D_Lam(p1) pd
+  dLam(D, &f, s->pd1);
+  put(Jkd, NS, 0, CP, D, 3, 4, 1);
+  put(Jkd, NS, 0, CPD1, f.Lam, 3, 4, 1);
+  d2Lam(D, &f, s->p1, s->pd);
+  put(Jkd, NS, 0, CP, D, 3, 4, 1);
+  dB(D, &f, s->pd);
+  put(Jkd, NS, 0, CP1, D, 3, 4, 1);
+  put(Jkd, NS, 0, CPD, Dp1, 3, 4, 1);
+  // F = K e + D ed
+  memcpy(Je, JG, sizeof(JG));
+  memcpy(Je + 3 * NS, Jk, sizeof(Jk));
+  memcpy(Jed, JGd, sizeof(JGd));
+  memcpy(Jed + 3 * NS, Jkd, sizeof(Jkd));
+  mm(JF, NS, sp->K, 6, Je, NS, 6, 6, NS, 1);
+  mm(JF, NS, sp->D, 6, Jed, NS, 6, 6, NS, 1);
+  const double* JN = JF;
+  const double* JM = JF + 3 * NS;
+  // P, Pd
+  memcpy(JV, Ju, sizeof(Ju));
+  memcpy(JV + 3 * NS, Jw, sizeof(Jw));
+  memcpy(JA, Jud, sizeof(Jud));
+  memcpy(JA + 3 * NS, Jwd, sizeof(Jwd));
+  mm(JP, NS, sp->M, 6, JV, NS, 6, 6, NS, 1);
+  mm(JPd, NS, sp->M, 6, JA, NS, 6, 6, NS, 1);
+  // ht = Pd_t + w x P_t (- f_follow)
+  memcpy(Jht, JPd, sizeof(Jht));
+  sk(S, P);
+  mm(Jht, NS, S, 3, Jw, NS, 3, 3, NS, -1);
+  sk(S, w);
+  mm(Jht, NS, S, 3, JP, NS, 3, 3, NS, 1);
+  // mi = Pd_r + w x P_r + u x P_t
+  memcpy(Jmi, JPd + 3 * NS, sizeof(Jmi));
+  sk(S, P + 3);
+  mm(Jmi, NS, S, 3, Jw, NS, 3, 3, NS, -1);
+  sk(S, w);
+  mm(Jmi, NS, S, 3, JP + 3 * NS, NS, 3, 3, NS, 1);
+  sk(S, P);
+  mm(Jmi, NS, S, 3, Ju, NS, 3, 3, NS, -1);
+  sk(S, u);
+  mm(Jmi, NS, S, 3, JP, NS, 3, 3, NS, 1);
+  // c1 = N x G + mi - me
+  sk(S, G);
+  mm(Jc1, NS, S, 3, JN, NS, 3, 3, NS, -1);
+  sk(S, N);
+  mm(Jc1, NS, S, 3, JG, NS, 3, 3, NS, 1);
+  for (int k = 0; k < 3 * NS; k++) {
+    Jc1[k] += Jmi[k];
+  }
+  if (ld) {
+    // me = meta x (R^T g) + R^T m_dead + m_follow: d me = [skew(meta) skew(rg) + skew(rmd)] Lam dp
+    double S2[9], B[9];
+    sk(S, meta);
+    sk(S2, rg);
+    m3_mul(B, S, S2);
+    sk(S2, rmd);
+    for (int k = 0; k < 9; k++) {
+      B[k] += S2[k];
+    }
+    memset(SL, 0, sizeof(SL));
+    mm(SL, 4, B, 3, f.Lam, 4, 3, 3, 4, 1);
+    put(Jc1, NS, 0, CP, SL, 3, 4, -1);
+  }
+  // ----- densities
+  memset(Ja, 0, sizeof(double) * NA * NS);
+  // a_x = R ht - ...: R dht - R skew(ht) Lam dp
+  mm(Ja + AX * NS, NS, R, 3, Jht, NS, 3, 3, NS, 1);
+  double RS[9];
+  sk(S, ht);
+  m3_mul(RS, R, S);
+  memset(SL, 0, sizeof(SL));
+  mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
+  put(Ja, NS, AX, CP, SL, 3, 4, -1);
+  // a_x1 = R N
+  mm(Ja + AX1 * NS, NS, R, 3, JN, NS, 3, 3, NS, 1);
+  sk(S, N);
+  m3_mul(RS, R, S);
+  memset(SL, 0, sizeof(SL));
+  mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
+  put(Ja, NS, AX1, CP, SL, 3, 4, -1);
+  // a_p = Lam^T c1 + D_Lam(p1)^T M
+  p3(X, &f, c1);
+  put(Ja, NS, AP, CP, X, 4, 4, 1);
+  mtm(Ja + AP * NS, NS, f.Lam, 4, Jc1, NS, 4, 3, NS, 1);
+  p4(X, &f, s->p1, Mm);
+  put(Ja, NS, AP, CP, X, 4, 4, 1);
+  dBT(X, &f, Mm);
+  put(Ja, NS, AP, CP1, X, 4, 4, 1);
+  mtm(Ja + AP * NS, NS, Dp1, 4, JM, NS, 4, 3, NS, 1);
+  // a_p1 = Lam^T M
+  p3(X, &f, Mm);
+  put(Ja, NS, AP1, CP, X, 4, 4, 1);
+  mtm(Ja + AP1 * NS, NS, f.Lam, 4, JM, NS, 4, 3, NS, 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// element
+
+int rd_beamNodes(const rdBeam* b) {
+  return b->n;
+}
+
+
+int rd_beamQuadPoints(const rdBeam* b) {
+  return b->nq;
+}
+
+
+void rd_destroyBeam(rdBeam** b) {
+  if (b && *b) {
+    rd_free((*b)->ctx, *b);
+    *b = NULL;
+  }
+}
+
+
+// align quaternion signs node to node (q_k . q_{k-1} >= 0)
+static void align(int n, const double* const* qin, double* qout) {
+  for (int k = 0; k < n; k++) {
+    double s = 1;
+    if (k > 0) {
+      double d = 0;
+      for (int j = 0; j < 4; j++) {
+        d += qin[k][j] * qout[4 * (k - 1) + j];
+      }
+      s = d < 0 ? -1 : 1;
+    }
+    for (int j = 0; j < 4; j++) {
+      qout[4 * k + j] = s * qin[k][j];
+    }
+  }
+}
+
+
+int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out) {
+  *out = NULL;
+  int n = def->n;
+  if (n < 2 || n > RD_BEAM_MAXNODE || !def->node || !def->x0 || !def->q0) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam: %d nodes (2 .. %d, with positions and rotations)", n,
+                    RD_BEAM_MAXNODE);
+  }
+  int st = rd_beamSectionCheck(ctx, def->section);
+  if (st) {
+    return st;
+  }
+  if (!(def->s1 > def->s0) || def->s0 < 0 || def->s1 > 1) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam: span coordinates %g .. %g (need 0 <= s0 < s1 <= 1)",
+                    def->s0, def->s1);
+  }
+  // quadrature points and weights in [-1, 1]
+  const rdBeamSection* sec = def->section;
+  double xi[RD_BEAM_MAXNODE + 2 + 256], w[RD_BEAM_MAXNODE + 2 + 256];
+  int nq = 0;
+  switch (def->quad) {
+    case RD_BEAM_QUAD_FULL:
+      nq = n;
+      rd_beamGauss(nq, xi, w);
+      break;
+    case RD_BEAM_QUAD_REDUCED:
+      nq = n - 1;
+      rd_beamGauss(nq, xi, w);
+      break;
+    case RD_BEAM_QUAD_STATIONS: {
+      if (sec->nsta > 256) {
+        return RD_ERROR(ctx, RD_ERR_ARG, "beam: station quadrature with %d > 256 stations",
+                        sec->nsta);
+      }
+      double h = def->s1 - def->s0;
+      xi[nq++] = -1;
+      for (int i = 0; i < sec->nsta; i++) {
+        double x = -1 + 2 * (sec->eta[i] - def->s0) / h;
+        if (x > -1 + 1e-12 && x < 1 - 1e-12) {
+          xi[nq++] = x;
+        }
+      }
+      xi[nq++] = 1;
+      for (int i = 0; i < nq; i++) {
+        w[i] = 0.5 * ((i > 0 ? xi[i] - xi[i - 1] : 0) + (i < nq - 1 ? xi[i + 1] - xi[i] : 0));
+      }
+      break;
+    }
+    default:
+      return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown quadrature %d", (int)def->quad);
+  }
+  // one allocation
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 3 + 6) + (size_t)n * (4 + 48 + 4) +
+              (size_t)n * 3 * NA * 6;
+  rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
+  if (!b) {
+    return RD_ERR_NOMEM;
+  }
+  memset(b, 0, sizeof(rdBeam) + nd * sizeof(double));
+  b->ctx = ctx;
+  b->n = n;
+  b->nq = nq;
+  double* mem = (double*)(b + 1);
+#define TAKE(ptr, cnt) (ptr = mem, mem += (cnt))
+  TAKE(b->phi, nq * n);
+  TAKE(b->dphi, nq * n);
+  TAKE(b->jw, nq);
+  TAKE(b->G0, 3 * nq);
+  TAKE(b->k0, 3 * nq);
+  TAKE(b->Ks, 36 * nq);
+  TAKE(b->Ds, 36 * nq);
+  TAKE(b->Ms, 36 * nq);
+  TAKE(b->xq, 3 * nq);
+  TAKE(b->Fq, 6 * nq);
+  TAKE(b->qn, 4 * n);
+  TAKE(b->nod, 48 * n);
+  TAKE(b->g, 4 * n);
+  TAKE(b->col, 3 * NA * 6 * n);
+#undef TAKE
+  for (int k = 0; k < n; k++) {
+    b->node[k] = def->node[k];
+  }
+  double xn[RD_BEAM_MAXNODE];
+  rd_beamGLL(n, xn);
+  const double* qin[RD_BEAM_MAXNODE] = {0};
+  for (int k = 0; k < n; k++) {
+    qin[k] = def->q0 + 4 * k;
+  }
+  double q0[4 * RD_BEAM_MAXNODE];
+  align(n, qin, q0);
+  for (int g = 0; g < nq; g++) {
+    double* phi = b->phi + g * n;
+    double* dphi = b->dphi + g * n;
+    rd_beamLagrange(n, xn, xi[g], phi, dphi);
+    double dx[3] = {0};
+    for (int k = 0; k < n; k++) {
+      v3_axpy(dx, dphi[k], def->x0 + 3 * k);
+    }
+    double J = v3_norm(dx);
+    if (!(J > 1e-12)) {
+      rd_free(ctx, b);
+      return RD_ERROR(ctx, RD_ERR_MODEL, "beam: degenerate reference line at quadrature point %d",
+                      g);
+    }
+    for (int k = 0; k < n; k++) {
+      dphi[k] /= J;
+    }
+    b->jw[g] = w[g] * J;
+    // reference strains: the same formulas at the initial configuration
+    secIn s;
+    memset(&s, 0, sizeof(s));
+    for (int k = 0; k < n; k++) {
+      for (int j = 0; j < 4; j++) {
+        s.p[j] += phi[k] * q0[4 * k + j];
+        s.p1[j] += dphi[k] * q0[4 * k + j];
+      }
+      v3_axpy(s.x1, dphi[k], def->x0 + 3 * k);
+    }
+    double R[9], n2 = 0, L[12];
+    for (int j = 0; j < 4; j++) {
+      n2 += s.p[j] * s.p[j];
+    }
+    rdu_quatToMat(R, s.p);
+    m3_tmulv(b->G0 + 3 * g, R, s.x1);
+    qL(L, s.p);
+    for (int i = 0; i < 3; i++) {
+      double acc = 0;
+      for (int j = 0; j < 4; j++) {
+        acc += L[4 * i + j] * s.p1[j];
+      }
+      b->k0[3 * g + i] = 2 * acc / n2;
+    }
+    double eta = def->s0 + (def->s1 - def->s0) * 0.5 * (xi[g] + 1);
+    rd_beamSectionAt(sec, eta, b->Ks + 36 * g, b->Ms + 36 * g);
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 6; j++) {
+        b->Ds[36 * g + 6 * i + j] = sec->mu[i] * b->Ks[36 * g + 6 * i + j];
+      }
+    }
+  }
+  *out = b;
+  return RD_OK;
+}
+
+
+void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
+  v3_copy(x, b->xq + 3 * g);
+  memcpy(F, b->Fq + 6 * g, 6 * sizeof(double));
+}
+
+
+int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
+                const rdBeamLoads* ld, double* r, double* M, double* C, double* K) {
+  int n = b->n, nd = 6 * n;
+  int jac = M || C || K;
+  const double* qin[RD_BEAM_MAXNODE] = {0};
+  for (int k = 0; k < n; k++) {
+    qin[k] = q + 7 * b->node[k] + 3;
+  }
+  align(n, qin, b->qn);
+  // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
+  double qd[4 * RD_BEAM_MAXNODE], qdd[4 * RD_BEAM_MAXNODE];
+  for (int k = 0; k < n; k++) {
+    const double* qk = b->qn + 4 * k;
+    const double* W = v + 6 * b->node[k] + 3;
+    const double* Wd = vd + 6 * b->node[k] + 3;
+    double Q[16], Y[12];
+    double* E = b->nod + 48 * k;
+    double* Fw = E + 12;
+    double* Fa = E + 24;
+    double* dW = E + 36;
+    qQ(Q, qk);
+    for (int i = 0; i < 4; i++) {
+      for (int j = 0; j < 3; j++) {
+        E[3 * i + j] = 0.5 * Q[4 * i + 1 + j];
+      }
+    }
+    double W2 = v3_dot(W, W);
+    for (int i = 0; i < 4; i++) {
+      qd[4 * k + i] = E[3 * i] * W[0] + E[3 * i + 1] * W[1] + E[3 * i + 2] * W[2];
+      qdd[4 * k + i] = E[3 * i] * Wd[0] + E[3 * i + 1] * Wd[1] + E[3 * i + 2] * Wd[2] -
+                       0.25 * W2 * qk[i];
+    }
+    if (jac) {
+      memset(Fw, 0, 36 * sizeof(double));
+      qY(Y, W);
+      mm(Fw, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      qY(Y, Wd);
+      mm(Fa, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 3; j++) {
+          Fa[3 * i + j] -= 0.25 * W2 * E[3 * i + j];
+          dW[3 * i + j] = -0.5 * qk[i] * W[j];
+        }
+      }
+    }
+  }
+  memset(r, 0, sizeof(double) * (size_t)nd);
+  memset(b->g, 0, sizeof(double) * 4 * (size_t)n);
+  size_t nn = sizeof(double) * (size_t)nd * (size_t)nd;
+  if (M) {
+    memset(M, 0, nn);
+  }
+  if (C) {
+    memset(C, 0, nn);
+  }
+  if (K) {
+    memset(K, 0, nn);
+  }
+  double a[NA], Ja[NA * NS];
+  for (int g = 0; g < b->nq; g++) {
+    const double* phi = b->phi + g * n;
+    const double* dphi = b->dphi + g * n;
+    secIn s;
+    memset(&s, 0, sizeof(s));
+    double* xg = b->xq + 3 * g;
+    memset(xg, 0, 3 * sizeof(double));
+    for (int k = 0; k < n; k++) {
+      const double* x = q + 7 * b->node[k];
+      const double* xd = v + 6 * b->node[k];
+      const double* xdd = vd + 6 * b->node[k];
+      const double* qk = b->qn + 4 * k;
+      for (int j = 0; j < 4; j++) {
+        s.p[j] += phi[k] * qk[j];
+        s.p1[j] += dphi[k] * qk[j];
+        s.pd[j] += phi[k] * qd[4 * k + j];
+        s.pd1[j] += dphi[k] * qd[4 * k + j];
+        s.pdd[j] += phi[k] * qdd[4 * k + j];
+      }
+      v3_axpy(xg, phi[k], x);
+      v3_axpy(s.x1, dphi[k], x);
+      v3_axpy(s.xd, phi[k], xd);
+      v3_axpy(s.xdd, phi[k], xdd);
+      v3_axpy(s.xd1, dphi[k], xd);
+    }
+    double n2 = 0;
+    for (int j = 0; j < 4; j++) {
+      n2 += s.p[j] * s.p[j];
+    }
+    if (!(n2 > 1e-6)) {
+      return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
+                      "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d); "
+                      "neighbouring nodes rotated by about pi relative to each other",
+                      n2, g);
+    }
+    secProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g, b->k0 + 3 * g};
+    section(&s, &sp, ld, a, jac ? Ja : NULL, b->Fq + 6 * g);
+    double jw = b->jw[g];
+    for (int k = 0; k < n; k++) {
+      double cp = jw * phi[k], cd = jw * dphi[k];
+      for (int i = 0; i < 3; i++) {
+        r[6 * k + i] += cp * a[AX + i] + cd * a[AX1 + i];
+      }
+      for (int i = 0; i < 4; i++) {
+        b->g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
+      }
+    }
+    if (!jac) {
+      continue;
+    }
+    // columns d a / d(DOF_j) for K, C, M (NA x 6 each)
+    for (int j = 0; j < n; j++) {
+      double* cK = b->col + (size_t)j * 3 * NA * 6;
+      double* cC = cK + NA * 6;
+      double* cM = cC + NA * 6;
+      memset(cK, 0, 3 * NA * 6 * sizeof(double));
+      const double* E = b->nod + 48 * j;
+      const double* Fw = E + 12;
+      const double* Fa = E + 24;
+      const double* dW = E + 36;
+      double pj = phi[j], dj = dphi[j];
+      for (int i = 0; i < NA; i++) {
+        const double* Jr = Ja + i * NS;
+        for (int c = 0; c < 3; c++) {
+          cK[6 * i + c] = dj * Jr[CX1 + c];
+          cC[6 * i + c] = pj * Jr[CXD + c] + dj * Jr[CXD1 + c];
+          cM[6 * i + c] = pj * Jr[CXDD + c];
+        }
+      }
+      // rotation columns
+      mm(cK + 3, 6, Ja + CP, NS, E, 3, NA, 4, 3, pj);
+      mm(cK + 3, 6, Ja + CP1, NS, E, 3, NA, 4, 3, dj);
+      mm(cK + 3, 6, Ja + CPD, NS, Fw, 3, NA, 4, 3, pj);
+      mm(cK + 3, 6, Ja + CPD1, NS, Fw, 3, NA, 4, 3, dj);
+      mm(cK + 3, 6, Ja + CPDD, NS, Fa, 3, NA, 4, 3, pj);
+      mm(cC + 3, 6, Ja + CPD, NS, E, 3, NA, 4, 3, pj);
+      mm(cC + 3, 6, Ja + CPD1, NS, E, 3, NA, 4, 3, dj);
+      mm(cC + 3, 6, Ja + CPDD, NS, dW, 3, NA, 4, 3, pj);
+      mm(cM + 3, 6, Ja + CPDD, NS, E, 3, NA, 4, 3, pj);
+    }
+    // blocks (i, j): x rows phi_i a_x + phi_i' a_x'; rotation rows E_i^T (phi_i a_p + phi_i' a_p')
+    double* mats[3] = {K, C, M};
+    for (int i = 0; i < n; i++) {
+      double cp = jw * phi[i], cd = jw * dphi[i];
+      const double* Ei = b->nod + 48 * i;
+      for (int j = 0; j < n; j++) {
+        const double* cK = b->col + (size_t)j * 3 * NA * 6;
+        for (int m = 0; m < 3; m++) {
+          double* A = mats[m];
+          if (!A) {
+            continue;
+          }
+          const double* cl = cK + m * NA * 6;
+          double* blk = A + (size_t)(6 * i) * (size_t)nd + 6 * j;
+          for (int rr = 0; rr < 3; rr++) {
+            for (int c = 0; c < 6; c++) {
+              blk[rr * nd + c] += cp * cl[6 * (AX + rr) + c] + cd * cl[6 * (AX1 + rr) + c];
+            }
+          }
+          double H[24];
+          for (int rr = 0; rr < 4; rr++) {
+            for (int c = 0; c < 6; c++) {
+              H[6 * rr + c] = cp * cl[6 * (AP + rr) + c] + cd * cl[6 * (AP1 + rr) + c];
+            }
+          }
+          mtm(blk + 3 * nd, nd, Ei, 3, H, 6, 3, 4, 6, 1);
+        }
+      }
+    }
+  }
+  // moment rows r_theta_k = E_k^T g_k; K gets the derivative of E_k: 1/4 (skew(h_v) - h_w I),
+  // h = conj(q_k) (x) g_k
+  for (int k = 0; k < n; k++) {
+    const double* E = b->nod + 48 * k;
+    const double* gk = b->g + 4 * k;
+    double* rt = r + 6 * k + 3;
+    mtm(rt, 1, E, 3, gk, 1, 3, 4, 1, 1);
+    if (K) {
+      const double* qk = b->qn + 4 * k;
+      double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
+      rdu_quatMul(h, qc, gk);
+      double S[9];
+      sk(S, h + 1);
+      double* blk = K + (size_t)(6 * k + 3) * (size_t)nd + 6 * k + 3;
+      for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+          blk[i * nd + j] += 0.25 * (S[3 * i + j] - (i == j ? h[0] : 0));
+        }
+      }
+    }
+  }
+  return RD_OK;
+}

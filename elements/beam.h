@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// Geometrically exact (Simo-Reissner) beam element of any order: basis, sections, kernel.
+//
+// Internal header. One element = n nodes (rigid nodes of the model) at Gauss-Lobatto-Legendre
+// points of [-1, 1]; several elements of one beam share their end nodes. Local DOFs are 6 per
+// node in element order: translation (global), rotation (body, R -> R exp(dtheta)).
+// Residual convention as elements/element.h: r = inertial + internal - applied, force rows
+// global, moment rows in the node's body frame. See docs/beam.md.
+#ifndef RD_BEAM_H
+#define RD_BEAM_H
+
+#include "core.h"
+
+#define RD_BEAM_MAXNODE 32  // largest order supported (n <= 32 nodes)
+
+// ---------------------------------------------------------------------------------------------
+// basis and quadrature (elements/beam_basis.c); all return RD_OK or RD_ERR_ARG (bad n)
+
+// n >= 2 Gauss-Lobatto-Legendre points of [-1, 1], ascending (ends included)
+int rd_beamGLL(int n, double* xi);
+
+// n >= 1 Gauss-Legendre points and weights of [-1, 1], ascending
+int rd_beamGauss(int n, double* xi, double* w);
+
+// Lagrange basis through the n nodes xn at x: phi[k] and dphi[k] = d phi_k / dx
+void rd_beamLagrange(int n, const double* xn, double x, double* phi, double* dphi);
+
+// ---------------------------------------------------------------------------------------------
+// sections (elements/beam_section.c)
+
+// cross-section properties at stations eta (ascending, eta[0] = 0, eta[nsta-1] = 1) along the
+// span coordinate of the whole beam, interpolated linearly in between. Matrices are 6x6
+// row-major in the section frame, strain order (Gamma_1 axial along the section x axis,
+// Gamma_2, Gamma_3 shear, kappa_1 torsion, kappa_2, kappa_3 bending):
+//   K: [N; M] = K [Gamma; kappa]
+//   M: mass per length, [m I, m skew(eta)^T; m skew(eta), J] for a rigid section (inertia uses
+//      the full 6x6; gravity uses m = M[0][0] and m eta = axial(M[3:6][0:3]))
+// mu: stiffness-proportional damping, [N; M]_damp = diag(mu) K d/dt [Gamma; kappa]
+typedef struct rdBeamSection_ {
+  int nsta;
+  const double* eta;  // nsta
+  const double* K;    // nsta x 36
+  const double* M;    // nsta x 36
+  double mu[6];
+} rdBeamSection;
+
+// check: nsta >= 1, eta ascending from 0 to 1 (nsta = 1: constant section), K and M symmetric
+// (relative 1e-6) and positive definite. RD_OK or RD_ERR_MODEL with the station named.
+int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s);
+
+// K and M at span coordinate eta in [0, 1] (clamped), linear between stations, symmetrized
+void rd_beamSectionAt(const rdBeamSection* s, double eta, double K[36], double M[36]);
+
+// ---------------------------------------------------------------------------------------------
+// element
+
+typedef enum {
+  RD_BEAM_QUAD_FULL = 0,     // Gauss-Legendre, n points (default)
+  RD_BEAM_QUAD_REDUCED = 1,  // Gauss-Legendre, n - 1 points
+  RD_BEAM_QUAD_STATIONS = 2  // trapezoidal rule over the section stations inside the element
+} rdBeamQuad;
+
+typedef struct rdBeamDef_ {
+  int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
+  const int* node;        // n model node indices (rigid nodes)
+  const double* x0;       // n x 3 initial positions (global)
+  const double* q0;       // n x 4 initial quaternions: the section frames (carry pretwist)
+  const rdBeamSection* section;
+  double s0, s1;          // span coordinates of the element ends on the beam (0, 1 for one)
+  rdBeamQuad quad;
+} rdBeamDef;
+
+// distributed loads per unit length, constant along the element (the caller scales them)
+typedef struct rdBeamLoads_ {
+  double gravity[3];   // acceleration (global)
+  double f_dead[3];    // force, global
+  double m_dead[3];    // moment, global
+  double f_follow[3];  // force, section frame
+  double m_follow[3];  // moment, section frame
+} rdBeamLoads;
+
+typedef struct rdBeam_ rdBeam;
+
+// build the element (one allocation: quadrature data, section data, workspace). Returns
+// RD_OK, RD_ERR_ARG (n, quadrature), RD_ERR_MODEL (section, degenerate reference line),
+// RD_ERR_NOMEM.
+int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out);
+void rd_destroyBeam(rdBeam** b);
+
+int rd_beamNodes(const rdBeam* b);
+int rd_beamQuadPoints(const rdBeam* b);
+
+// Evaluate at the model state: q (7 per model node: x, quaternion), v, vd (6 per model node:
+// velocity global, angular velocity body; accelerations likewise), read at the element's
+// nodes. ld may be NULL (no distributed loads). Writes r (6n) and, if the pointers are not
+// NULL, M = dr/dvd, C = dr/dv, K = dr/d(dx, dtheta) (6n x 6n row-major, overwritten). No
+// allocation. Returns RD_OK, or RD_ERR_NUMERIC if the interpolated quaternion degenerates
+// (neighbouring nodes rotated by about pi or more relative to each other).
+int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
+                const rdBeamLoads* ld, double* r, double* M, double* C, double* K);
+
+// internal forces at quadrature point g of the last evaluation: position (global) and the
+// sectional forces [N; M] (section frame, elastic + damping); for outputs and tests
+void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
+
+#endif  // RD_BEAM_H
