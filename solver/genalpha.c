@@ -346,7 +346,41 @@ static int factor_message(const rdModel* m, const rdData* d, rdLinSol* ls, int s
 }
 
 
-static int ga_step(const rdModel* m, rdData* d, double h) {
+// predictor of Algorithm 1: v, a, vd = 0, lambda = 0 and dq in d->work; the predicted
+// configuration q_n o exp(h dq) in d->s.q (the corrector starts from it)
+static int ga_predict(const rdModel* m, rdData* d, double h) {
+  if (m->ndof + m->nconstraint == 0) {
+    return RD_OK;
+  }
+  gaWork w;
+  carve(m, d, &w);
+  rdState* s = &d->s;
+  rdGaParam p;
+  rd_gaParam(m->opt.rho_inf, &p);
+  int nn = m->nnode, ncon = m->nconstraint;
+  int stab = m->opt.formulation == RD_GA_STABILIZED && ncon > 0;
+  memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
+  memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
+  for (int k = 0; k < 6 * nn; k++) {
+    double an = s->a[k], vdn = s->vd[k], vn = s->v[k];
+    double anew = (p.af * vdn - p.am * an) / (1 - p.am);
+    w.dq[k] = vn + (0.5 - p.beta) * h * an + p.beta * h * anew;
+    s->v[k] = vn + h * (1 - p.gamma) * an + p.gamma * h * anew;
+    s->a[k] = anew;
+    s->vd[k] = 0;
+  }
+  memset(s->lambda, 0, (size_t)ncon * sizeof(double));
+  if (stab) {
+    memset(w.eta, 0, (size_t)ncon * sizeof(double));
+    memset(w.cor, 0, 6 * (size_t)nn * sizeof(double));
+  }
+  update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
+  return RD_OK;
+}
+
+
+// corrector: Newton from the predicted state, then the final update
+static int ga_correct(const rdModel* m, rdData* d, double h) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;
   }
@@ -364,22 +398,6 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
   int nn = m->nnode, ndof = m->ndof, ncon = m->nconstraint;
   // stabilized index 2: position and velocity constraints, positions corrected by Bh^T h eta
   int stab = o->formulation == RD_GA_STABILIZED && ncon > 0;
-  memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
-  memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
-  // predictor
-  for (int k = 0; k < 6 * nn; k++) {
-    double an = s->a[k], vdn = s->vd[k], vn = s->v[k];
-    double anew = (p.af * vdn - p.am * an) / (1 - p.am);
-    w.dq[k] = vn + (0.5 - p.beta) * h * an + p.beta * h * anew;
-    s->v[k] = vn + h * (1 - p.gamma) * an + p.gamma * h * anew;
-    s->a[k] = anew;
-    s->vd[k] = 0;
-  }
-  memset(s->lambda, 0, (size_t)ncon * sizeof(double));
-  if (stab) {
-    memset(w.eta, 0, (size_t)ncon * sizeof(double));
-    memset(w.cor, 0, 6 * (size_t)nn * sizeof(double));
-  }
   rdLinSol* ls = g->ls;
   rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
   // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
@@ -518,6 +536,12 @@ static int ga_step(const rdModel* m, rdData* d, double h) {
 }
 
 
+static int ga_step(const rdModel* m, rdData* d, double h) {
+  int st = ga_predict(m, d, h);
+  return st != RD_OK ? st : ga_correct(m, d, h);
+}
+
+
 int rd_gaCorrectionMatrix(const rdModel* m, rdData* d, const double* Bc, const double* Bh,
                           double* E) {
   gaSolver* g = d->solver;
@@ -652,6 +676,8 @@ const rdStepper rd_stepperGeneralizedAlpha = {
     .work_size = ga_work_size,
     .initialize = ga_initialize,
     .step = ga_step,
+    .predict = ga_predict,
+    .correct = ga_correct,
     .attach = ga_attach,
     .release = ga_release,
 };

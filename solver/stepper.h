@@ -28,6 +28,11 @@ typedef struct rdStepper_ {
   // RD_OK, > 0 recoverable (the caller restores the state and cuts the step) or < 0 fatal;
   // any non-zero status is raised with a message naming the step and the cause.
   int (*step)(const rdModel* m, rdData* d, double h);
+  // optional split of step() for co-simulation (rd_stepBegin / rd_stepEnd): predict leaves the
+  // predicted state in d->s (and whatever correct needs in d->work); correct finishes the step
+  // like step() (d->s.t untouched). step(h) must equal predict(h) then correct(h), bit for bit.
+  int (*predict)(const rdModel* m, rdData* d, double h);
+  int (*correct)(const rdModel* m, rdData* d, double h);
   // create the objects of one data that are not plain memory (e.g. a sparse factorization) in
   // d->solver; called once by rd_createData after the state is set up; may be NULL
   int (*attach)(const rdModel* m, rdData* d);

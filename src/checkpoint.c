@@ -88,6 +88,10 @@ static int check_pair(const rdModel* m, const rdData* d, const char* path, const
   if (!path || !*path) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "%s: no file name", fn);
   }
+  if (d->in_step) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "%s: inside a step (rd_stepBegin without rd_stepEnd)",
+                    fn);
+  }
   return RD_OK;
 }
 

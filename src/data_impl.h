@@ -31,7 +31,8 @@ struct rdData_ {
   double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
   int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)
   int in_step;       // 1 between rd_stepBegin and rd_stepEnd
-  double step_h;     // the step size given to rd_stepBegin
+  double step_h;     // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
+  double step_tend;  // t + h
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;

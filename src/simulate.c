@@ -69,6 +69,10 @@ int rd_initialize(const rdModel* m, rdData* d) {
   if (st < 0) {
     return st;
   }
+  if (d->in_step) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE,
+                    "rd_initialize called inside a step (rd_stepBegin without rd_stepEnd)");
+  }
   const rdStepper* stp = rd_stepperFor(m->opt.method);
   st = stp->initialize(m, d);
   if (st != RD_OK) {
@@ -165,6 +169,10 @@ static int check_step(const rdModel* m, const rdData* d, const char* fn) {
   if (!d->initialized) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "%s called before rd_initialize", fn);
   }
+  if (d->in_step) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE,
+                    "%s called inside a step (rd_stepBegin without rd_stepEnd)", fn);
+  }
   return RD_OK;
 }
 
@@ -242,5 +250,108 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
     }
   }
   d->stats.wall_time += now() - clock0;
+  return RD_OK;
+}
+
+
+// the static method has no predictor: its step starts from the current state
+static int can_split(const rdStepper* stp) {
+  return (stp->predict && stp->correct) || stp->method == RD_METHOD_STATIC;
+}
+
+
+int rd_stepBegin(const rdModel* m, rdData* d, double h) {
+  int st = check_step(m, d, "rd_stepBegin");
+  if (st < 0) {
+    return st;
+  }
+  if (h == 0) {
+    h = m->opt.time_step;
+  }
+  if (!(h > 0) || !isfinite(h)) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_stepBegin: step size must be > 0, got %g", h);
+  }
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  if (!can_split(stp)) {
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
+                    "rd_stepBegin: method '%s' has no predictor/corrector split (use "
+                    "generalized_alpha or static, or rd_step)",
+                    rd_methodName(m->opt.method));
+  }
+  double t0 = now();
+  // the step as rd_step takes it, so that begin + end reproduce rd_step bit for bit
+  double tend = d->s.t + h;
+  h = tend - d->s.t;
+  rd_stateCopy(m, d, &d->saved, &d->s);
+  st = stp->predict ? stp->predict(m, d, h) : RD_OK;
+  if (st != RD_OK) {
+    rd_stateCopy(m, d, &d->s, &d->saved);
+  } else {
+    d->in_step = 1;
+    d->step_h = h;
+    d->step_tend = tend;
+  }
+  d->stats.wall_time += now() - t0;
+  return st;
+}
+
+
+int rd_stepEnd(const rdModel* m, rdData* d) {
+  int st = check_pair(m, d, "rd_stepEnd");
+  if (st < 0) {
+    return st;
+  }
+  if (!d->in_step) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "rd_stepEnd called without rd_stepBegin");
+  }
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  double h = d->step_h, t0 = now();
+  d->in_step = 0;
+  st = stp->correct ? stp->correct(m, d, h) : stp->step(m, d, h);
+  if (st == RD_OK && !stp->atomic && !state_finite(m, &d->s)) {
+    int node = first_bad_node(m, &d->s);
+    st = RD_ERROR(m->ctx, RD_RECOVER_NONFINITE, "non-finite state at node '%s'",
+                  node >= 0 ? m->node_name[node] : "?");
+  }
+  if (st == RD_OK) {
+    d->s.t = d->step_tend;
+    d->stats.steps++;
+    if (h < d->stats.min_step) {
+      d->stats.min_step = h;
+    }
+  } else {
+    // no step cutting across the host boundary: back to t, the host redoes the step
+    rd_stateCopy(m, d, &d->s, &d->saved);
+    if (st > 0) {
+      d->stats.rejected_steps++;
+    }
+  }
+  d->stats.wall_time += now() - t0;
+  return st;
+}
+
+
+int rd_setNodeLoad(const rdModel* m, rdData* d, int node, const double force[3],
+                   const double moment[3]) {
+  int st = check_pair(m, d, "rd_setNodeLoad");
+  if (st < 0) {
+    return st;
+  }
+  if (node < 0 || node >= m->nnode) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_setNodeLoad: node index %d out of range", node);
+  }
+  double f[6] = {0, 0, 0, 0, 0, 0};
+  for (int k = 0; k < 3; k++) {
+    f[k] = force ? force[k] : 0;
+    f[3 + k] = moment ? moment[k] : 0;
+  }
+  for (int k = 0; k < 6; k++) {
+    if (!isfinite(f[k])) {
+      return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_setNodeLoad: non-finite load on node '%s'",
+                      m->node_name[node]);
+    }
+  }
+  memcpy(d->hostload + 6 * node, f, sizeof(f));
+  d->hostload_set = 1;
   return RD_OK;
 }

@@ -32,8 +32,9 @@ RD_API int rd_createData(const rdModel* model, rdData** data);
 RD_API void rd_destroyData(rdData** data);
 
 // Copy the complete state (time, configuration, velocities, accelerations, multipliers,
-// integrator memory, statistics) of `src` into `dst`; both made from the same model.
-// Returns RD_OK, RD_ERR_ARG or RD_ERR_HANDLE.
+// integrator memory, statistics, loads held by rd_setNodeLoad) of `src` into `dst`; both made
+// from the same model. Returns RD_OK, RD_ERR_ARG, RD_ERR_HANDLE or RD_ERR_STATE (src is inside
+// a step, between rd_stepBegin and rd_stepEnd; dst may be, and leaves its step).
 RD_API int rd_copyData(rdData* dst, const rdData* src);
 
 // Reset the data to the model's initial conditions (not initialized). Returns RD_OK.
@@ -47,6 +48,35 @@ RD_API int rd_initialize(const rdModel* model, rdData* data);
 // cut the step and retry internally on a recoverable failure (solver.max_step_cuts) and still
 // end at t + h. Returns RD_OK, a negative error, or a positive status if recovery failed.
 RD_API int rd_step(const rdModel* model, rdData* data, double h);
+
+// ---------------------------------------------------------------------------------------------
+// co-simulation: one step split into predictor -> host -> corrector
+
+// Begin a step of size h (> 0; 0: the model's solver.time_step): save the state at t, run the
+// predictor and enter the "in step" state. rd_getNodeState then reports the PREDICTED states at
+// t + h (rd_time still gives t); the host may compute its loads from them and hold them with
+// rd_setNodeLoad, or update what its time-function callbacks read (prescribed motions), before
+// rd_stepEnd. Only generalized_alpha and static support the split (static predicts the current
+// state); other methods give RD_ERR_UNSUPPORTED. RD_ERR_STATE before rd_initialize or when a
+// step is already begun. rd_step, rd_advance, rd_initialize, rd_copyData from this data and
+// checkpoints are refused (RD_ERR_STATE) until rd_stepEnd.
+RD_API int rd_stepBegin(const rdModel* model, rdData* data, double h);
+
+// End the step begun by rd_stepBegin: the corrector (Newton) and acceptance. RD_OK: the data is
+// at t + h. Otherwise the data is restored to the state at t (there is no step cutting across
+// the host boundary) and the status is returned: > 0 recoverable (redo with a smaller h, e.g.
+// two halves, each a stepBegin/stepEnd pair), < 0 fatal. Either way the step is over.
+// RD_ERR_STATE without a matching rd_stepBegin. Without host intervention, rd_stepBegin then
+// rd_stepEnd gives bit for bit the results of rd_step (which in addition cuts failed steps).
+RD_API int rd_stepEnd(const rdModel* model, rdData* data);
+
+// Hold a load on node `node`: force and moment about the node, both global (NULL: zero). It is
+// added to the applied loads at every evaluation, stays constant during a step and is KEPT
+// until changed by another call (set zero to remove it); it works with every method and also
+// outside rd_stepBegin/rd_stepEnd. rd_copyData copies the held loads, rd_resetData clears them.
+// Returns RD_OK, RD_ERR_ARG (node out of range, non-finite value) or RD_ERR_HANDLE.
+RD_API int rd_setNodeLoad(const rdModel* model, rdData* data, int node, const double force[3],
+                          const double moment[3]);
 
 // Observer called by rd_advance after every `every`-th step and after the last one.
 // Returns 0 to continue, non-zero to stop (rd_advance then returns RD_OK with time < tend).
