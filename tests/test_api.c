@@ -253,8 +253,62 @@ static void test_lifecycle(void) {
 }
 
 
-// run the creation path with the allocator failing at call n; 1 when it got all the way
-static int creation_path(long n, long* live_after, int* status) {
+static int cp_load(double t, int n, const int* nodes, const double* pose, const double* vel,
+                   double* load, void* user) {
+  (void)t, (void)n, (void)nodes, (void)pose, (void)vel, (void)load, (void)user;
+  return 0;
+}
+
+
+static int cp_jac(double t, int n, const int* nodes, const double* pose, const double* vel,
+                  double* dfdx, double* dfdv, void* user) {
+  (void)t, (void)n, (void)nodes, (void)pose, (void)vel, (void)dfdx, (void)dfdv, (void)user;
+  return 0;
+}
+
+
+static int cp_user(double t, int n, const int* nodes, const double* pose, const double* vel,
+                   const double* acc, double* res, double* K, double* C, double* M, void* user) {
+  (void)t, (void)n, (void)nodes, (void)pose, (void)vel, (void)acc, (void)res, (void)K, (void)C,
+      (void)M, (void)user;
+  return 0;
+}
+
+
+// host coupling on the api model: a second node, a load callback with a Jacobian and a user
+// element on both nodes, method generalized_alpha
+static int add_coupling(rdSpec* s) {
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "other";
+  n.position[0] = 1;
+  int nodes[2] = {0, rds_addNode(s, &n)};
+  int st = nodes[1] < 0 ? nodes[1] : RD_OK;
+  rdLoadCallbackDef cb = rd_defaultLoadCallbackDef();
+  cb.name = "host";
+  cb.nnode = 2;
+  cb.nodes = nodes;
+  cb.callback = cp_load;
+  cb.jacobian = cp_jac;
+  st = st < 0 ? st : rds_addLoadCallback(s, &cb);
+  rdUserElementDef u = rd_defaultUserElementDef();
+  u.name = "user";
+  u.nnode = 2;
+  u.nodes = nodes;
+  u.callback = cp_user;
+  st = st < 0 ? st : rds_addUserElement(s, &u);
+  rdPointMassDef pm = rd_defaultPointMassDef();
+  pm.name = "m2";
+  pm.node = nodes[1];
+  pm.mass = 1;
+  st = st < 0 ? st : rds_addPointMass(s, &pm);
+  st = st < 0 ? st : rds_setOption(s, "solver.method", "generalized_alpha");
+  return st < 0 ? st : RD_OK;
+}
+
+
+// run the creation path with the allocator failing at call n (coupled: with host coupling);
+// 1 when it got all the way
+static int creation_path(long n, int coupled, long* live_after, int* status) {
   failAlloc fa = {0, n, 0};
   rdAllocator a = {fa_malloc, fa_free, &fa};
   rdContext* ctx = NULL;
@@ -263,6 +317,7 @@ static int creation_path(long n, long* live_after, int* status) {
   rdData* d = NULL;
   int st = rd_createContext(&ctx, &a);
   st = st ? st : build_spec(ctx, &s, "nmb");
+  st = st || !coupled ? st : add_coupling(s);
   st = st ? st : rd_compile(s, &m);
   st = st ? st : rd_createData(m, &d);
   if (st == RD_ERR_UNSUPPORTED) {
@@ -280,29 +335,31 @@ static int creation_path(long n, long* live_after, int* status) {
 
 
 static void test_alloc_failures(void) {
-  long n = 0;
-  int bad_status = 0, leaks = 0;
-  for (; n < 10000; n++) {
+  for (int coupled = 0; coupled < 2; coupled++) {
+    long n = 0;
+    int bad_status = 0, leaks = 0;
+    for (; n < 10000; n++) {
+      long live;
+      int st;
+      if (creation_path(n, coupled, &live, &st)) {
+        break;
+      }
+      if (st != RD_ERR_NOMEM) {
+        bad_status++;
+        printf("allocation %ld failing gave status %s\n", n, rd_statusName(st));
+      }
+      if (live) {
+        leaks++;
+        printf("allocation %ld failing leaked %ld blocks\n", n, live);
+      }
+    }
+    CHECK(n > 10 && n < 10000);
+    CHECK(bad_status == 0);
+    CHECK(leaks == 0);
     long live;
     int st;
-    if (creation_path(n, &live, &st)) {
-      break;
-    }
-    if (st != RD_ERR_NOMEM) {
-      bad_status++;
-      printf("allocation %ld failing gave status %s\n", n, rd_statusName(st));
-    }
-    if (live) {
-      leaks++;
-      printf("allocation %ld failing leaked %ld blocks\n", n, live);
-    }
+    CHECK(creation_path(-1, coupled, &live, &st) && live == 0 && st == RD_OK);
   }
-  CHECK(n > 10 && n < 10000);
-  CHECK(bad_status == 0);
-  CHECK(leaks == 0);
-  long live;
-  int st;
-  CHECK(creation_path(-1, &live, &st) && live == 0);
 }
 
 
