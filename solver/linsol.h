@@ -60,4 +60,7 @@ extern const rdLinSolOps rd_linsolDense;
 // smallest acceptable reciprocal condition estimate before a full refactorization
 #define RD_LINSOL_RCOND_MIN 1e-14
 
+// pivot ratio above which a factorization is accepted without a condition estimate
+#define RD_LINSOL_PIVOT_RATIO_OK 1e-8
+
 #endif  // RD_LINSOL_H
