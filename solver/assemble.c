@@ -179,51 +179,70 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
 
 
 // load stiffness -df/dq of node i (6x6, row-major) for the loads that depend on the rotation
-static void load_stiffness(const rdModel* m, const rdData* d, double t, const double* q,
-                           int i, double K[36]) {
+// the dead-load stiffness of node i's total moment: f_t = R^T M gives -skew(R^T M) in K_tt
+static void moment_stiffness(const rdModel* m, const rdData* d, const double* q, int i,
+                             double K[36]) {
   memset(K, 0, 36 * sizeof(double));
   if (m->node_kind[i] != RD_NODE_RIGID) {
     return;
   }
   double R[9], Rt_m[3], S[9];
   rdu_quatToMat(R, q + 7 * i + 3);
-  // the total moment, taken as dead: f_t = R^T M
   m3_tmulv(Rt_m, R, d->force + 6 * i + 3);
   blk_skew(S, Rt_m);
   blk_add(K, 6, 3, 3, S, -1);
-  for (int l = 0; l < m->nload; l++) {
-    const rdLoadDef* ld = &m->load[l].def;
-    if (ld->node != i || ld->frame != RD_FRAME_BODY) {
-      continue;
-    }
-    double s = 1, w[3];
-    if (rd_timefnEval(m, ld->timefn, t, &s) != RD_OK) {
-      s = 0;  // the residual evaluation reports it
-    }
-    v3_scale(w, ld->value, s);
-    if (ld->kind == RD_LOAD_MOMENT) {
-      blk_skew(S, w);  // a follower moment has no stiffness: undo the dead part
-      blk_add(K, 6, 3, 3, S, 1);
-    } else {
-      blk_mulSkew(S, R, w);  // F = R w: -dF/dtheta = R skew(w)
-      blk_add(K, 6, 0, 3, S, 1);
-    }
+}
+
+
+// the correction of a follower load on its node (its moment was counted as dead above)
+static void follower_stiffness(const rdModel* m, double t, const double* q, const rdLoadDef* ld,
+                               double K[36]) {
+  memset(K, 0, 36 * sizeof(double));
+  double s = 1, w[3], R[9], S[9];
+  if (rd_timefnEval(m, ld->timefn, t, &s) != RD_OK) {
+    s = 0;  // the residual evaluation reports it
   }
-  // gravity moment (R c) x m g: true stiffness -skew(c) skew(R^T m g), dead part undone
-  for (int e = 0; e < m->nelem; e++) {
-    const rdElemDef* ed = &m->elem[e].def;
-    if (ed->type != RD_ELEM_RIGID_BODY || ed->u.body.node != i) {
-      continue;
-    }
-    double mg[3], Rmg[3], cm[3];
-    v3_scale(mg, m->gravity, ed->u.body.mass);
-    m3_tmulv(Rmg, R, mg);
-    v3_cross(cm, ed->u.body.com, Rmg);
-    blk_skew(S, cm);
+  v3_scale(w, ld->value, s);
+  if (ld->kind == RD_LOAD_MOMENT) {
+    blk_skew(S, w);  // a follower moment has no stiffness: undo the dead part
     blk_add(K, 6, 3, 3, S, 1);
-    blk_skewSkew(S, ed->u.body.com, Rmg);
-    blk_add(K, 6, 3, 3, S, -1);
+  } else {
+    rdu_quatToMat(R, q + 7 * ld->node + 3);
+    blk_mulSkew(S, R, w);  // F = R w: -dF/dtheta = R skew(w)
+    blk_add(K, 6, 0, 3, S, 1);
   }
+}
+
+
+// gravity moment (R c) x m g of a body: true stiffness -skew(c) skew(R^T m g), dead part undone
+static void gravity_stiffness(const rdModel* m, const double* q, const rdRigidBodyDef* b,
+                              double K[36]) {
+  memset(K, 0, 36 * sizeof(double));
+  double R[9], S[9], mg[3], Rmg[3], cm[3];
+  rdu_quatToMat(R, q + 7 * b->node + 3);
+  v3_scale(mg, m->gravity, b->mass);
+  m3_tmulv(Rmg, R, mg);
+  v3_cross(cm, b->com, Rmg);
+  blk_skew(S, cm);
+  blk_add(K, 6, 3, 3, S, 1);
+  blk_skewSkew(S, b->com, Rmg);
+  blk_add(K, 6, 3, 3, S, -1);
+}
+
+
+// add c->cK K (6x6, node i's DOFs) to the iteration matrix, times T(psi)
+static void add_node_stiffness(const rdModel* m, const rdAsmCoef* c, double* Ax, int i,
+                               const double K[36]) {
+  int node = i, off = 0;
+  int n = ndof_of(m, i);
+  double S[36];
+  for (int a = 0; a < n; a++) {
+    for (int b = 0; b < n; b++) {
+      S[a * n + b] = c->cK * K[a * 6 + b];
+    }
+  }
+  apply_T(m, c->psi, S, n, n, 1, &node, &off);
+  scatter(m, Ax, S, n, 1, &node, &off);
 }
 
 
@@ -326,19 +345,30 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
         ri[3 + k] -= mb[k];
       }
     }
-    if (Ax && c->cK != 0) {
+    if (Ax && c->cK != 0 && m->node_kind[i] == RD_NODE_RIGID) {
       double K[36];
-      int node = i, off = 0;
-      load_stiffness(m, d, t, q, i, K);
-      int n = ndof_of(m, i);
-      double S[36];
-      for (int a = 0; a < n; a++) {
-        for (int b = 0; b < n; b++) {
-          S[a * n + b] = c->cK * K[a * 6 + b];
-        }
+      moment_stiffness(m, d, q, i, K);
+      add_node_stiffness(m, c, Ax, i, K);
+    }
+  }
+  // stiffness of follower loads and of gravity on offset centres of mass: one pass over the
+  // loads and the elements (not one per node), so that assembly stays linear in the model size
+  if (Ax && c->cK != 0) {
+    double K[36];
+    for (int l = 0; l < m->nload; l++) {
+      const rdLoadDef* ld = &m->load[l].def;
+      if (ld->frame == RD_FRAME_BODY && m->node_kind[ld->node] == RD_NODE_RIGID) {
+        follower_stiffness(m, t, q, ld, K);
+        add_node_stiffness(m, c, Ax, ld->node, K);
       }
-      apply_T(m, c->psi, S, n, n, 1, &node, &off);
-      scatter(m, Ax, S, n, 1, &node, &off);
+    }
+    int has_g = m->gravity[0] != 0 || m->gravity[1] != 0 || m->gravity[2] != 0;
+    for (int e = 0; has_g && e < m->nelem; e++) {
+      const rdElemDef* ed = &m->elem[e].def;
+      if (ed->type == RD_ELEM_RIGID_BODY) {
+        gravity_stiffness(m, q, &ed->u.body, K);
+        add_node_stiffness(m, c, Ax, ed->u.body.node, K);
+      }
     }
   }
   // elements
