@@ -37,14 +37,36 @@ struct rdBeam_ {
   double* Ks;    // nq x 36 stiffness
   double* Ds;    // nq x 36 damping diag(mu) K
   double* Ms;    // nq x 36 mass
+  double* work;  // own workspace of rd_beamEval (rd_beamWorkSize doubles, layout in wk)
+};
+
+// workspace of one evaluation, carved from rd_beamWorkSize doubles
+typedef struct {
   double* xq;    // nq x 3 positions of the last evaluation
   double* Fq;    // nq x 6 sectional forces of the last evaluation
-  // workspace (per node)
   double* qn;    // n x 4 sign-aligned quaternions
   double* nod;   // n x 4 x 3 x 4: E, Fw, Fa, dqdd/dW
   double* g;     // n x 4 generalized quaternion forces
   double* col;   // n x 3 x NA x 6: K, C, M columns at one quadrature point
-};
+} wk;
+
+
+// doubles of workspace for an element of n nodes and nq quadrature points
+static size_t work_doubles(int n, int nq) {
+  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4) + (size_t)n * 3 * NA * 6;
+}
+
+
+static wk carve(const rdBeam* b, double* mem) {
+  wk w;
+  w.xq = mem;
+  w.Fq = w.xq + 3 * b->nq;
+  w.qn = w.Fq + 6 * b->nq;
+  w.nod = w.qn + 4 * b->n;
+  w.g = w.nod + 48 * b->n;
+  w.col = w.g + 4 * b->n;
+  return w;
+}
 
 // ---------------------------------------------------------------------------------------------
 // small dense kernels (row-major, explicit leading dimensions)
@@ -554,7 +576,7 @@ static void align(int n, const double* const* qin, double* qout) {
 }
 
 
-int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out) {
+int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
   int n = def->n;
   if (n < 2 || n > RD_BEAM_MAXNODE || !def->node || !def->x0 || !def->q0) {
@@ -605,8 +627,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out) {
       return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown quadrature %d", (int)def->quad);
   }
   // one allocation
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 3 + 6) + (size_t)n * (4 + 48 + 4) +
-              (size_t)n * 3 * NA * 6;
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36) + work_doubles(n, nq);
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -625,12 +646,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out) {
   TAKE(b->Ks, 36 * nq);
   TAKE(b->Ds, 36 * nq);
   TAKE(b->Ms, 36 * nq);
-  TAKE(b->xq, 3 * nq);
-  TAKE(b->Fq, 6 * nq);
-  TAKE(b->qn, 4 * n);
-  TAKE(b->nod, 48 * n);
-  TAKE(b->g, 4 * n);
-  TAKE(b->col, 3 * NA * 6 * n);
+  TAKE(b->work, work_doubles(n, nq));
 #undef TAKE
   for (int k = 0; k < n; k++) {
     b->node[k] = def->node[k];
@@ -699,28 +715,42 @@ int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out) {
 
 
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
-  v3_copy(x, b->xq + 3 * g);
-  memcpy(F, b->Fq + 6 * g, 6 * sizeof(double));
+  wk w = carve(b, b->work);
+  v3_copy(x, w.xq + 3 * g);
+  memcpy(F, w.Fq + 6 * g, 6 * sizeof(double));
+}
+
+
+size_t rd_beamWorkSize(const rdBeam* b) {
+  return work_doubles(b->n, b->nq);
 }
 
 
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K) {
+  return rd_beamEvalWork(b, b->work, q, v, vd, ld, r, M, C, K);
+}
+
+
+int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                    double* K) {
+  wk w = carve(b, work);
   int n = b->n, nd = 6 * n;
   int jac = M || C || K;
   const double* qin[RD_BEAM_MAXNODE] = {0};
   for (int k = 0; k < n; k++) {
     qin[k] = q + 7 * b->node[k] + 3;
   }
-  align(n, qin, b->qn);
+  align(n, qin, w.qn);
   // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
   double qd[4 * RD_BEAM_MAXNODE], qdd[4 * RD_BEAM_MAXNODE];
   for (int k = 0; k < n; k++) {
-    const double* qk = b->qn + 4 * k;
+    const double* qk = w.qn + 4 * k;
     const double* W = v + 6 * b->node[k] + 3;
     const double* Wd = vd + 6 * b->node[k] + 3;
     double Q[16], Y[12];
-    double* E = b->nod + 48 * k;
+    double* E = w.nod + 48 * k;
     double* Fw = E + 12;
     double* Fa = E + 24;
     double* dW = E + 36;
@@ -751,7 +781,7 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
     }
   }
   memset(r, 0, sizeof(double) * (size_t)nd);
-  memset(b->g, 0, sizeof(double) * 4 * (size_t)n);
+  memset(w.g, 0, sizeof(double) * 4 * (size_t)n);
   size_t nn = sizeof(double) * (size_t)nd * (size_t)nd;
   if (M) {
     memset(M, 0, nn);
@@ -768,13 +798,13 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
     const double* dphi = b->dphi + g * n;
     secIn s;
     memset(&s, 0, sizeof(s));
-    double* xg = b->xq + 3 * g;
+    double* xg = w.xq + 3 * g;
     memset(xg, 0, 3 * sizeof(double));
     for (int k = 0; k < n; k++) {
       const double* x = q + 7 * b->node[k];
       const double* xd = v + 6 * b->node[k];
       const double* xdd = vd + 6 * b->node[k];
-      const double* qk = b->qn + 4 * k;
+      const double* qk = w.qn + 4 * k;
       for (int j = 0; j < 4; j++) {
         s.p[j] += phi[k] * qk[j];
         s.p1[j] += dphi[k] * qk[j];
@@ -799,7 +829,7 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                       n2, g);
     }
     secProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g, b->k0 + 3 * g};
-    section(&s, &sp, ld, a, jac ? Ja : NULL, b->Fq + 6 * g);
+    section(&s, &sp, ld, a, jac ? Ja : NULL, w.Fq + 6 * g);
     double jw = b->jw[g];
     for (int k = 0; k < n; k++) {
       double cp = jw * phi[k], cd = jw * dphi[k];
@@ -807,7 +837,7 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
         r[6 * k + i] += cp * a[AX + i] + cd * a[AX1 + i];
       }
       for (int i = 0; i < 4; i++) {
-        b->g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
+        w.g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
       }
     }
     if (!jac) {
@@ -815,11 +845,11 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
     }
     // columns d a / d(DOF_j) for K, C, M (NA x 6 each)
     for (int j = 0; j < n; j++) {
-      double* cK = b->col + (size_t)j * 3 * NA * 6;
+      double* cK = w.col + (size_t)j * 3 * NA * 6;
       double* cC = cK + NA * 6;
       double* cM = cC + NA * 6;
       memset(cK, 0, 3 * NA * 6 * sizeof(double));
-      const double* E = b->nod + 48 * j;
+      const double* E = w.nod + 48 * j;
       const double* Fw = E + 12;
       const double* Fa = E + 24;
       const double* dW = E + 36;
@@ -847,9 +877,9 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
     double* mats[3] = {K, C, M};
     for (int i = 0; i < n; i++) {
       double cp = jw * phi[i], cd = jw * dphi[i];
-      const double* Ei = b->nod + 48 * i;
+      const double* Ei = w.nod + 48 * i;
       for (int j = 0; j < n; j++) {
-        const double* cK = b->col + (size_t)j * 3 * NA * 6;
+        const double* cK = w.col + (size_t)j * 3 * NA * 6;
         for (int m = 0; m < 3; m++) {
           double* A = mats[m];
           if (!A) {
@@ -876,12 +906,12 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
   // moment rows r_theta_k = E_k^T g_k; K gets the derivative of E_k: 1/4 (skew(h_v) - h_w I),
   // h = conj(q_k) (x) g_k
   for (int k = 0; k < n; k++) {
-    const double* E = b->nod + 48 * k;
-    const double* gk = b->g + 4 * k;
+    const double* E = w.nod + 48 * k;
+    const double* gk = w.g + 4 * k;
     double* rt = r + 6 * k + 3;
     mtm(rt, 1, E, 3, gk, 1, 3, 4, 1, 1);
     if (K) {
-      const double* qk = b->qn + 4 * k;
+      const double* qk = w.qn + 4 * k;
       double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
       rdu_quatMul(h, qc, gk);
       double S[9];

@@ -60,7 +60,7 @@ typedef enum {
   RD_BEAM_QUAD_STATIONS = 2  // trapezoidal rule over the section stations inside the element
 } rdBeamQuad;
 
-typedef struct rdBeamDef_ {
+typedef struct rdBeamElemDef_ {
   int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
   const int* node;        // n model node indices (rigid nodes)
   const double* x0;       // n x 3 initial positions (global)
@@ -68,7 +68,7 @@ typedef struct rdBeamDef_ {
   const rdBeamSection* section;
   double s0, s1;          // span coordinates of the element ends on the beam (0, 1 for one)
   rdBeamQuad quad;
-} rdBeamDef;
+} rdBeamElemDef;
 
 // distributed loads per unit length, constant along the element (the caller scales them)
 typedef struct rdBeamLoads_ {
@@ -84,7 +84,7 @@ typedef struct rdBeam_ rdBeam;
 // build the element (one allocation: quadrature data, section data, workspace). Returns
 // RD_OK, RD_ERR_ARG (n, quadrature), RD_ERR_MODEL (section, degenerate reference line),
 // RD_ERR_NOMEM.
-int rd_createBeam(rdContext* ctx, const rdBeamDef* def, rdBeam** out);
+int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out);
 void rd_destroyBeam(rdBeam** b);
 
 int rd_beamNodes(const rdBeam* b);
@@ -99,8 +99,19 @@ int rd_beamQuadPoints(const rdBeam* b);
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K);
 
+// doubles of workspace one evaluation needs (rd_beamEvalWork)
+size_t rd_beamWorkSize(const rdBeam* b);
+
+// rd_beamEval with caller-owned workspace (rd_beamWorkSize(b) doubles): b is only read, so one
+// element may be evaluated by several threads at once, each with its own workspace. The
+// quadrature-point outputs of this evaluation (positions, sectional forces) stay in `work`.
+int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                    double* K);
+
 // internal forces at quadrature point g of the last evaluation: position (global) and the
 // sectional forces [N; M] (section frame, elastic + damping); for outputs and tests
+// (of rd_beamEval: the element's own workspace, not that of rd_beamEvalWork)
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 
 #endif  // RD_BEAM_H

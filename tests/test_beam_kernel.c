@@ -152,7 +152,7 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved) {
   for (int i = 0; i < 6; i++) {
     c->sec.mu[i] = 0.01 * (1 + i);
   }
-  rdBeamDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad};
+  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad};
   int st = rd_createBeam(ctx, &d, &c->b);
   CHECK(st == RD_OK);
 }
@@ -390,7 +390,7 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
   sec->eta = eta1;
   sec->K = K;
   sec->M = M;
-  rdBeamDef d = {n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL};
+  rdBeamElemDef d = {n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL};
   rdBeam* b = NULL;
   rd_createBeam(ctx, &d, &b);
   return b;
@@ -647,7 +647,7 @@ static void test_errors(void) {
   sec.mu[2] = 0;
   int node[2] = {0, 1};
   double x0[6] = {0}, q0[8] = {1, 0, 0, 0, 1, 0, 0, 0};
-  rdBeamDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL};
+  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL};
   rdBeam* b = NULL;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_MODEL);  // coincident nodes
   CHECK(b == NULL);
