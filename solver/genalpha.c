@@ -669,6 +669,37 @@ static int ga_attach(const rdModel* m, rdData* d) {
 }
 
 
+// checkpoints carry the linear solvers' factorization history (KLU's pivot order): the main
+// solver's, then the stabilized formulation's correction solver's
+static size_t ga_historySize(const rdModel* m, const rdData* d) {
+  (void)m;
+  const gaSolver* g = d->solver;
+  return g ? sizeof(double) * (rd_linsolHistorySize(g->ls) + rd_linsolHistorySize(g->le)) : 0;
+}
+
+
+static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
+  (void)m;
+  const gaSolver* g = d->solver;
+  rd_linsolSaveHistory(g->ls, buf);
+  rd_linsolSaveHistory(g->le, (double*)buf + rd_linsolHistorySize(g->ls));
+}
+
+
+static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
+  (void)m;
+  gaSolver* g = d->solver;
+  if (!g) {
+    return RD_OK;
+  }
+  int st = g->ls ? rd_linsolLoadHistory(g->ls, buf) : RD_OK;
+  if (st == RD_OK && g->le) {
+    st = rd_linsolLoadHistory(g->le, (const double*)buf + rd_linsolHistorySize(g->ls));
+  }
+  return st;
+}
+
+
 const rdStepper rd_stepperGeneralizedAlpha = {
     .method = RD_METHOD_GENERALIZED_ALPHA,
     .check = ga_check,
@@ -680,4 +711,7 @@ const rdStepper rd_stepperGeneralizedAlpha = {
     .correct = ga_correct,
     .attach = ga_attach,
     .release = ga_release,
+    .history_size = ga_historySize,
+    .history_save = ga_historySave,
+    .history_load = ga_historyLoad,
 };

@@ -2,6 +2,8 @@
 // Linear-solver front end: backend selection and the common create/factor/solve/destroy.
 #include "linsol.h"
 
+#include <string.h>
+
 #include "options.h"
 
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
@@ -66,6 +68,34 @@ int rd_linsolSolve(rdLinSol* s, double* b) {
 }
 
 
+size_t rd_linsolHistorySize(const rdLinSol* s) {
+  return s && s->pivot_values ? (size_t)s->Ap[s->n] + 1 : 0;
+}
+
+
+void rd_linsolSaveHistory(const rdLinSol* s, double* buf) {
+  size_t n = rd_linsolHistorySize(s);
+  if (n) {
+    buf[0] = s->has_pivots;
+    memcpy(buf + 1, s->pivot_values, (n - 1) * sizeof(double));
+  }
+}
+
+
+int rd_linsolLoadHistory(rdLinSol* s, const double* buf) {
+  s->factored = 0;
+  s->owner = NULL;
+  if (!rd_linsolHistorySize(s) || buf[0] == 0) {
+    s->has_pivots = 0;
+    return RD_OK;
+  }
+  int st = rd_linsolFactor(s, buf + 1);
+  // a refactorization of the current values follows at the next Newton iteration
+  s->owner = NULL;
+  return st;
+}
+
+
 void rd_linsolDestroy(rdLinSol** s) {
   if (!s || !*s) {
     return;
@@ -73,6 +103,7 @@ void rd_linsolDestroy(rdLinSol** s) {
   if ((*s)->ops) {
     (*s)->ops->destroy(*s);
   }
+  rd_free((*s)->ctx, (*s)->pivot_values);
   rd_free((*s)->ctx, *s);
   *s = NULL;
 }

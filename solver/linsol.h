@@ -33,6 +33,11 @@ struct rdLinSol_ {
   const void* owner;   // who the factorization belongs to (modified Newton)
   long nfactor;        // full factorizations
   long nrefactor;      // refactorizations
+  // the values of the last full factorization: a refactorization reuses its pivot order, so
+  // it is part of the history a checkpoint must carry for an exact restart (KLU only; NULL
+  // for backends that factor from scratch every time)
+  double* pivot_values;  // Ap[n] values
+  int has_pivots;        // pivot_values holds a factorization's values
   void* impl;          // backend data
 };
 
@@ -48,6 +53,16 @@ int rd_linsolFactor(rdLinSol* s, const double* Ax);
 
 // Solve A x = b in place. RD_OK or RD_ERR_STATE (no factorization).
 int rd_linsolSolve(rdLinSol* s, double* b);
+
+// Size in doubles of the factorization history (see pivot_values); 0 if the backend has none.
+size_t rd_linsolHistorySize(const rdLinSol* s);
+
+// Copy the history into buf (rd_linsolHistorySize doubles).
+void rd_linsolSaveHistory(const rdLinSol* s, double* buf);
+
+// Rebuild the factorization a history describes (a full factorization of the saved values), so
+// that later refactorizations pivot exactly as in the run that saved it. RD_OK or a status.
+int rd_linsolLoadHistory(rdLinSol* s, const double* buf);
 
 // Destroy and set *s to NULL; accepts NULL.
 void rd_linsolDestroy(rdLinSol** s);

@@ -7,6 +7,7 @@
 // ratio is therefore confirmed with klu_condest (a 1-norm estimate, a few solves) before the
 // factorization is rejected, as SUNDIALS' KLU interface does.
 #include <klu.h>
+#include <string.h>
 
 #include "linsol.h"
 
@@ -23,6 +24,10 @@ static int klu_analyze_(rdLinSol* s) {
     return RD_ERR_NOMEM;
   }
   s->impl = k;
+  s->pivot_values = rd_alloc(s->ctx, sizeof(double) * ((size_t)s->Ap[s->n] + 1));
+  if (!s->pivot_values) {
+    return RD_ERR_NOMEM;
+  }
   klu_defaults(&k->common);
   k->common.halt_if_singular = 1;
   // the iteration matrix is a saddle-point matrix with a zero block: KLU's default diagonal
@@ -64,6 +69,11 @@ static int full_factor(rdLinSol* s, kluData* k, const double* Ax) {
   }
   k->numeric = klu_factor((int*)s->Ap, (int*)s->Ai, (double*)Ax, k->symbolic, &k->common);
   s->nfactor++;
+  // the pivot order now comes from these values: keep them for checkpoints
+  s->has_pivots = k->numeric != NULL;
+  if (s->has_pivots && Ax != s->pivot_values) {
+    memcpy(s->pivot_values, Ax, sizeof(double) * (size_t)s->Ap[s->n]);
+  }
   if (!k->numeric || k->common.status == KLU_SINGULAR) {
     if (k->common.status == KLU_OUT_OF_MEMORY) {
       return RD_ERROR(s->ctx, RD_ERR_NOMEM, "klu_factor: out of memory");

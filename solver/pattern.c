@@ -67,6 +67,10 @@ static int build(rdModel* m, rdPattern* p) {
       cap += (size_t)m->callback[k].nnode * (size_t)m->callback[k].nnode;
     }
   }
+  // beams: all nodes of an element are coupled
+  for (int k = 0; k < m->nbeam; k++) {
+    cap += (size_t)m->beam[k].def.nnode * (size_t)m->beam[k].def.nnode;
+  }
   edge* e = rd_calloc(ctx, cap, sizeof(edge));
   if (!p->boff || !p->bsize || !p->adj_ptr || !p->Ap || !e) {
     rd_free(ctx, e);
@@ -102,6 +106,9 @@ static int build(rdModel* m, rdPattern* p) {
   }
   for (int k = 0; k < m->nuser; k++) {
     add_clique(e, &ne, m->user[k].nodes, m->user[k].nnode);
+  }
+  for (int k = 0; k < m->nbeam; k++) {
+    add_clique(e, &ne, m->beam[k].def.nodes, m->beam[k].def.nnode);
   }
   for (int k = 0; k < m->ncallback; k++) {
     if (m->callback[k].jacobian) {

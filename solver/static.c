@@ -288,4 +288,7 @@ const rdStepper rd_stepperStatic = {
     .step = st_step,
     .attach = st_attach,
     .release = st_release,
+    .history_size = rd_solverHistorySize,
+    .history_save = rd_solverHistorySave,
+    .history_load = rd_solverHistoryLoad,
 };

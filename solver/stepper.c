@@ -5,6 +5,7 @@
 #include "rigid/rigid.h"
 #include "genalpha.h"
 #include "static.h"
+#include "linsol.h"
 #include "rodrigues/model.h"
 
 const rdStepper* rd_stepperFor(int method) {
@@ -23,4 +24,22 @@ const rdStepper* rd_stepperFor(int method) {
     default:
       return NULL;
   }
+}
+
+
+size_t rd_solverHistorySize(const rdModel* m, const rdData* d) {
+  (void)m;
+  return sizeof(double) * rd_linsolHistorySize(d->solver);
+}
+
+
+void rd_solverHistorySave(const rdModel* m, const rdData* d, void* buf) {
+  (void)m;
+  rd_linsolSaveHistory(d->solver, buf);
+}
+
+
+int rd_solverHistoryLoad(const rdModel* m, rdData* d, const void* buf) {
+  (void)m;
+  return d->solver ? rd_linsolLoadHistory(d->solver, buf) : RD_OK;
 }

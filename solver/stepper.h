@@ -38,7 +38,18 @@ typedef struct rdStepper_ {
   int (*attach)(const rdModel* m, rdData* d);
   // free what attach created; called by rd_destroyData; may be NULL
   void (*release)(const rdModel* m, rdData* d);
+  // history outside the state that an exact restart needs (e.g. the values the pivot order of
+  // a refactorization came from): its size in bytes, and save / load; all may be NULL
+  size_t (*history_size)(const rdModel* m, const rdData* d);
+  void (*history_save)(const rdModel* m, const rdData* d, void* buf);
+  int (*history_load)(const rdModel* m, rdData* d, const void* buf);
 } rdStepper;
+
+// history hooks for steppers whose d->solver is an rdLinSol (static):
+// the factorization history of the linear solver (KLU's pivot order)
+size_t rd_solverHistorySize(const rdModel* m, const rdData* d);
+void rd_solverHistorySave(const rdModel* m, const rdData* d, void* buf);
+int rd_solverHistoryLoad(const rdModel* m, rdData* d, const void* buf);
 
 // the stepper of a method, or NULL if this build has none
 const rdStepper* rd_stepperFor(int method);

@@ -9,9 +9,10 @@
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/restart.h"
+#include "stepper.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u
 
 // fixed-size header (native byte order; `one` detects a foreign one)
 typedef struct {
@@ -27,6 +28,7 @@ typedef struct {
   int64_t last_newton_iterations;
   double min_rcond, min_step, wall_time;
   uint64_t payload_size;
+  uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
   uint64_t checksum;  // FNV-1a of the payload
 } ckptHeader;
 
@@ -125,24 +127,40 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.min_rcond = d->stats.min_rcond;
   h.min_step = d->stats.min_step;
   h.wall_time = d->stats.wall_time;
+  // the stepper's history outside the state (e.g. the linear solver's pivot order)
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  size_t hsize = stp && stp->history_size ? stp->history_size(m, d) : 0;
+  void* hist = NULL;
+  if (hsize) {
+    hist = rd_alloc(m->ctx, hsize);
+    if (!hist) {
+      return RD_ERR_NOMEM;
+    }
+    stp->history_save(m, d, hist);
+  }
+  h.history_size = hsize;
   uint64_t sum = 1469598103934665603ull;
   for (int k = 0; k < ns; k++) {
     h.payload_size += sp[k].n;
     sum = fnv(sum, sp[k].p, sp[k].n);
   }
+  sum = fnv(sum, hist, hsize);
   h.checksum = sum;
   // temporary file beside the target, renamed into place once complete
   char* tmp = NULL;
   FILE* f = rd_atomicOpen(m->ctx, path, &tmp);
   if (!f) {
+    rd_free(m->ctx, hist);
     return rd_lastStatus(m->ctx);
   }
   int ok = fwrite(&h, sizeof(h), 1, f) == 1;
   for (int k = 0; ok && k < ns; k++) {
     ok = sp[k].n == 0 || fwrite(sp[k].p, 1, sp[k].n, f) == sp[k].n;
   }
+  ok = ok && (hsize == 0 || fwrite(hist, 1, hsize, f) == hsize);
   st = rd_atomicCommit(m->ctx, f, tmp, path, !ok);
   rd_free(m->ctx, tmp);
+  rd_free(m->ctx, hist);
   return st;
 }
 
@@ -177,6 +195,20 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
                     "method differ: it has %d nodes and method '%s')",
                     path, h.nnode, rd_methodName(h.method) ? rd_methodName(h.method) : "?");
   }
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  size_t hsize = stp && stp->history_size ? stp->history_size(m, d) : 0;
+  if (h.history_size != hsize) {
+    fclose(f);
+    return RD_ERROR(ctx, RD_ERR_ARG,
+                    "checkpoint '%s' was written with another linear solver or stepper history "
+                    "(%llu bytes, expected %zu)",
+                    path, (unsigned long long)h.history_size, hsize);
+  }
+  void* hist = hsize ? rd_alloc(ctx, hsize) : NULL;
+  if (hsize && !hist) {
+    fclose(f);
+    return RD_ERR_NOMEM;
+  }
   // read into the saved state first, so that `data` is untouched on error
   span sp[6];
   int ns = state_spans(m, d, &d->saved, sp);
@@ -186,9 +218,12 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
     ok = sp[k].n == 0 || fread(sp[k].p, 1, sp[k].n, f) == sp[k].n;
     sum = fnv(sum, sp[k].p, sp[k].n);
   }
+  ok = ok && (hsize == 0 || fread(hist, 1, hsize, f) == hsize);
+  sum = fnv(sum, hist, hsize);
   ok = ok && fgetc(f) == EOF;
   fclose(f);
   if (!ok || sum != h.checksum) {
+    rd_free(ctx, hist);
     return RD_ERROR(ctx, RD_ERR_IO, "checkpoint '%s' is truncated or corrupt", path);
   }
   d->saved.t = h.t;
@@ -203,5 +238,7 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
   d->stats.min_rcond = h.min_rcond;
   d->stats.min_step = h.min_step;
   d->stats.wall_time = h.wall_time;
-  return RD_OK;
+  st = hsize ? stp->history_load(m, d, hist) : RD_OK;
+  rd_free(ctx, hist);
+  return st;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "beam.h"
 #include "core.h"
 #include "model_impl.h"
 #include "pattern.h"
@@ -588,6 +589,174 @@ static int compile_users(const rdSpec* s, rdModel* m) {
 }
 
 
+// NULL if the 6x6 matrix is symmetric (relative 1e-6, as the beam kernel) and positive definite
+static const char* check_spd6(const double A[36]) {
+  double scale = 0;
+  for (int k = 0; k < 36; k++) {
+    scale = fmax(scale, fabs(A[k]));
+  }
+  for (int i = 0; i < 6; i++) {
+    for (int j = i + 1; j < 6; j++) {
+      if (fabs(A[6 * i + j] - A[6 * j + i]) > 1e-6 * scale) {
+        return "is not symmetric";
+      }
+    }
+  }
+  double L[36] = {0};
+  for (int j = 0; j < 6; j++) {
+    double d = A[7 * j];
+    for (int k = 0; k < j; k++) {
+      d -= L[6 * j + k] * L[6 * j + k];
+    }
+    if (!(d > 1e-14 * scale)) {
+      return "is not positive definite";
+    }
+    L[7 * j] = sqrt(d);
+    for (int i = j + 1; i < 6; i++) {
+      double a = 0.5 * (A[6 * i + j] + A[6 * j + i]);
+      for (int k = 0; k < j; k++) {
+        a -= L[6 * i + k] * L[6 * j + k];
+      }
+      L[6 * i + j] = a / L[7 * j];
+    }
+  }
+  return NULL;
+}
+
+
+// the checks of one beam definition that need the model; RD_OK or RD_ERR_MODEL
+static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
+  rdContext* ctx = m->ctx;
+  const char* nm = d->name;
+  const char* why;
+  if (d->nnode < 2 || d->nnode > RD_BEAM_MAX_NODES) {
+    return fail(ctx, o, "beam '%s': %d nodes; an element has 2 .. %d (order 1 .. %d)", nm,
+                d->nnode, RD_BEAM_MAX_NODES, RD_BEAM_MAX_NODES - 1);
+  }
+  double scale = 0;
+  for (int k = 0; k < d->nnode; k++) {
+    int nd = d->nodes[k];
+    if (!node_ref_ok(m, nd, 0)) {
+      return fail(ctx, o, "beam '%s': undefined node (index %d)", nm, nd);
+    }
+    if (m->node_kind[nd] != RD_NODE_RIGID) {
+      return fail(ctx, o, "beam '%s': node '%s' is a point node (a beam needs rigid nodes)", nm,
+                  m->node_name[nd]);
+    }
+    for (int j = 0; j < k; j++) {
+      if (d->nodes[j] == nd) {
+        return fail(ctx, o, "beam '%s': node '%s' appears twice", nm, m->node_name[nd]);
+      }
+    }
+    scale = fmax(scale, v3_norm(m->node_q0 + 7 * nd));
+  }
+  for (int k = 1; k < d->nnode; k++) {
+    double dx[3];
+    v3_sub(dx, m->node_q0 + 7 * d->nodes[k], m->node_q0 + 7 * d->nodes[k - 1]);
+    if (!(v3_norm(dx) > 1e-12 * (scale > 0 ? scale : 1))) {
+      return fail(ctx, o, "beam '%s': nodes '%s' and '%s' are at the same position (zero length)",
+                  nm, m->node_name[d->nodes[k - 1]], m->node_name[d->nodes[k]]);
+    }
+  }
+  if (!(d->span[0] >= 0 && d->span[1] > d->span[0] && d->span[1] <= 1)) {
+    return fail(ctx, o, "beam '%s': span [%g, %g] must satisfy 0 <= span[0] < span[1] <= 1", nm,
+                d->span[0], d->span[1]);
+  }
+  int ns = d->nstation;
+  for (int i = 0; i < ns; i++) {
+    double s = d->station[i];
+    if (!(s >= 0 && s <= 1)) {
+      return fail(ctx, o, "beam '%s': station %d: s = %g is outside [0, 1]", nm, i + 1, s);
+    }
+    if (i > 0 && !(s > d->station[i - 1])) {
+      return fail(ctx, o, "beam '%s': station %d: s = %g does not follow s = %g (stations must "
+                  "increase)", nm, i + 1, s, d->station[i - 1]);
+    }
+  }
+  if (ns > 1 && (d->station[0] != 0 || d->station[ns - 1] != 1)) {
+    return fail(ctx, o, "beam '%s': the stations must run from s = 0 to s = 1 (got %g .. %g)", nm,
+                d->station[0], d->station[ns - 1]);
+  }
+  for (int i = 0; i < ns; i++) {
+    if ((why = check_spd6(d->stiffness + 36 * i))) {
+      return fail(ctx, o, "beam '%s': station %d (s = %g): stiffness %s", nm, i + 1,
+                  d->station[i], why);
+    }
+    if ((why = check_spd6(d->mass + 36 * i))) {
+      return fail(ctx, o, "beam '%s': station %d (s = %g): mass %s", nm, i + 1, d->station[i],
+                  why);
+    }
+  }
+  for (int k = 0; k < 6; k++) {
+    if (d->damping[k] < 0) {
+      return fail(ctx, o, "beam '%s': damping factor %d is negative (%g)", nm, k + 1,
+                  d->damping[k]);
+    }
+  }
+  return check_timefn(m, d->timefn, o, "beam", nm);
+}
+
+
+// the kernel object of a checked beam definition
+static int create_beam(rdModel* m, const rdBeamDef* d, const char* o, struct rdBeam_** out) {
+  rdContext* ctx = m->ctx;
+  double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
+  for (int k = 0; k < d->nnode; k++) {
+    const double* q = m->node_q0 + 7 * d->nodes[k];
+    v3_copy(x0 + 3 * k, q);
+    memcpy(q0 + 4 * k, q + 3, 4 * sizeof(double));
+  }
+  rdBeamSection sec = {d->nstation, d->station, d->stiffness, d->mass, {0}};
+  memcpy(sec.mu, d->damping, sizeof(sec.mu));
+  rdBeamElemDef ed = {d->nnode, d->nodes, x0,       q0,
+                      &sec,     d->span[0], d->span[1], (rdBeamQuad)d->quadrature};
+  int st = rd_createBeam(ctx, &ed, out);
+  if (st == RD_ERR_NOMEM || st >= 0) {
+    return st;
+  }
+  char msg[RD_ERRLEN / 2];
+  const char* e = rd_lastError(ctx);
+  snprintf(msg, sizeof(msg), "%s", strncmp(e, "beam: ", 6) ? e : e + 6);
+  return fail(ctx, o, "beam '%s': %s", d->name, msg);
+}
+
+
+static int compile_beams(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->beams.count;
+  m->nbeam = n;
+  m->beam = rd_calloc(ctx, (size_t)n + 1, sizeof(rdModelBeam));
+  if (!m->beam) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    const rdBeamDef* d = &ITEM(s->beams, rdBeamDef, i);
+    rdModelBeam* b = &m->beam[i];
+    b->def = *d;
+    b->def.station = b->def.stiffness = b->def.mass = NULL;  // kept by the kernel, not here
+    b->def.name = rd_strdup(ctx, d->name);
+    int* nodes = rd_alloc(ctx, sizeof(int) * (size_t)d->nnode);
+    b->def.nodes = nodes;
+    b->origin = dup_origin(m, s, RD_OBJ_BEAM, i);
+    if (!b->def.name || !nodes || !b->origin) {
+      return RD_ERR_NOMEM;
+    }
+    memcpy(nodes, d->nodes, sizeof(int) * (size_t)d->nnode);
+    int st = check_beam(m, d, b->origin);
+    st = st < 0 ? st : create_beam(m, d, b->origin, &b->kernel);
+    if (st < 0) {
+      return st;
+    }
+    size_t nd = 6 * (size_t)d->nnode;
+    size_t need = nd + 3 * nd * nd + rd_beamWorkSize(b->kernel);
+    if (need > m->beam_work) {
+      m->beam_work = need;
+    }
+  }
+  return RD_OK;
+}
+
+
 static int compile_outputs(const rdSpec* s, rdModel* m) {
   int n = s->outputs.count ? s->outputs.count : m->nnode;
   m->nout = n;
@@ -652,6 +821,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_torques(spec, m);
   st = st < 0 ? st : compile_callbacks(spec, m);
   st = st < 0 ? st : compile_users(spec, m);
+  st = st < 0 ? st : compile_beams(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {

@@ -119,7 +119,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   size_t nj = 6 * (size_t)m->jac_maxnode;
   size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
   size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
-  size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(work) + 64;
+  size_t beamwork = m->beam_work * sizeof(double);
+  size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +
+                 align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
   if (!d) {
     return RD_ERR_NOMEM;
@@ -138,6 +140,8 @@ int rd_createData(const rdModel* m, rdData** data) {
   p += forces;
   d->cbuf = (double*)p;
   p += align64(cbuf);
+  d->beamwork = (double*)p;
+  p += align64(beamwork);
   d->work = p;
   d->work_size = work;
   d->memory_size = memory;

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "beam.h"
 #include "core.h"
 #include "model_impl.h"
 #include "pattern.h"
@@ -69,6 +70,13 @@ void rd_destroyModel(rdModel** model) {
     rd_free(ctx, (void*)m->user[i].nodes);
   }
   rd_free(ctx, m->user);
+  for (int i = 0; m->beam && i < m->nbeam; i++) {
+    rd_free(ctx, (void*)m->beam[i].def.name);
+    rd_free(ctx, (void*)m->beam[i].def.nodes);
+    rd_free(ctx, (void*)m->beam[i].origin);
+    rd_destroyBeam(&m->beam[i].kernel);
+  }
+  rd_free(ctx, m->beam);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);

@@ -45,6 +45,14 @@ typedef struct rdTorqueLaw_ {
   rdExpr* expr;             // EXPRESSION: 3 formulas (heap)
 } rdTorqueLaw;
 
+// a compiled beam element: the definition (name, nodes owned by the model; the section arrays
+// are not kept) and the kernel object, only read after rd_compile (workspace is in the data)
+typedef struct rdModelBeam_ {
+  rdBeamDef def;
+  const char* origin;
+  struct rdBeam_* kernel;   // elements/beam.h
+} rdModelBeam;
+
 struct rdModel_ {
   uint32_t magic;
   rdContext* ctx;
@@ -85,6 +93,11 @@ struct rdModel_ {
   rdUserElementDef* user;   // nuser user elements (name and nodes owned by the model)
   int user_maxnode;         // largest node set of a user element
   int jac_maxnode;          // largest node set with 6n x 6n matrices (Jacobian callbacks, users)
+
+  int nbeam;
+  rdModelBeam* beam;        // nbeam beam elements
+  size_t beam_work;         // doubles of rdData.beamwork: r, M, C, K and kernel workspace of the
+                            // largest beam element
 
   int nout;
   int* out_node;            // nout

@@ -214,6 +214,10 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   if (fabs(kreal - k0) > 1e-9) {
     t0 = d->s.t;  // off the grid (after a partial step): a new grid from here
     k0 = 0;
+  } else {
+    // on the grid: take the grid's own value of the time (an earlier run may have labelled it
+    // with its end time, which can differ from t0 + k h in the last bit)
+    d->s.t = t0 + k0 * h;
   }
   double nreal = (tend - t0) / h - k0;
   long n = (long)floor(nreal + 1e-9);
@@ -225,10 +229,9 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   // step (the observer's time is not counted)
   double clock0 = now();
   for (long i = 1; i <= total; i++) {
+    // on-grid steps go to the grid point even at the end (a run stopped there and resumed
+    // then repeats the full run exactly); only the label of the final time is tend
     double target = i <= n ? t0 + (k0 + (double)i) * h : tend;
-    if (i == total) {
-      target = tend;
-    }
     double hs = target - d->s.t;
     if (!(hs > 0) || !isfinite(hs)) {
       st = RD_ERROR(m->ctx, RD_ERR_ARG, "rd_step: step size must be > 0, got %g", hs);
@@ -239,7 +242,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       d->stats.wall_time += now() - clock0;
       return st;
     }
-    d->s.t = target;
+    d->s.t = i == total ? tend : target;
     // rows on the global grid too, so a resumed run writes the rows the full run writes
     if (observer && (((long)k0 + i) % every == 0 || i == total)) {
       d->stats.wall_time += now() - clock0;

@@ -122,6 +122,15 @@ void rd_destroySpec(rdSpec** spec) {
     rd_free(ctx, (void*)u->nodes);
   }
   rd_free(ctx, s->users.items);
+  for (int i = 0; i < s->beams.count; i++) {
+    rdBeamDef* b = &ITEM(s->beams, rdBeamDef, i);
+    rd_free(ctx, (void*)b->name);
+    rd_free(ctx, (void*)b->nodes);
+    rd_free(ctx, (void*)b->station);
+    rd_free(ctx, (void*)b->stiffness);
+    rd_free(ctx, (void*)b->mass);
+  }
+  rd_free(ctx, s->beams.items);
   rd_free(ctx, s->outputs.items);
   s->magic = 0;
   rd_free(ctx, s);
@@ -164,6 +173,8 @@ static const char* obj_name(const rdSpec* s, rdObjKind kind, int i) {
       return ITEM(s->timefns, rdTimeFnDef, i).name;
     case RD_OBJ_TORQUE:
       return ITEM(s->torques, rdTorqueLawDef, i).name;
+    case RD_OBJ_BEAM:
+      return ITEM(s->beams, rdBeamDef, i).name;
     default:
       return NULL;
   }
@@ -187,6 +198,8 @@ int rds_count(const rdSpec* s, rdObjKind kind) {
       return s->timefns.count;
     case RD_OBJ_TORQUE:
       return s->torques.count;
+    case RD_OBJ_BEAM:
+      return s->beams.count;
     default:
       return 0;
   }
@@ -257,7 +270,9 @@ static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* na
   if (!strcmp(name, "ground") && kind == RD_OBJ_NODE) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "'ground' is reserved for the fixed frame");
   }
-  if (rds_find(s, kind, name) >= 0) {
+  if (rds_find(s, kind, name) >= 0 ||
+      ((kind == RD_OBJ_ELEMENT || kind == RD_OBJ_BEAM) &&
+       rds_find(s, kind == RD_OBJ_BEAM ? RD_OBJ_ELEMENT : RD_OBJ_BEAM, name) >= 0)) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate %s name '%s'", what, name);
   }
   return RD_OK;
@@ -777,6 +792,87 @@ int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
   if (idx < 0) {
     rd_free(s->ctx, (void*)d.name);
     rd_free(s->ctx, nodes);
+  }
+  return idx;
+}
+
+
+rdBeamDef rd_defaultBeamDef(void) {
+  rdBeamDef d;
+  memset(&d, 0, sizeof(d));
+  d.quadrature = RD_BEAM_QUADRATURE_FULL;
+  d.span[1] = 1;
+  d.load_frame = RD_FRAME_GLOBAL;
+  d.timefn = RD_NO_TIMEFN;
+  d.cookie_ = RD_DEF_COOKIE;
+  return d;
+}
+
+
+// a copy of n doubles (NULL when out of memory)
+static double* dup_doubles(rdContext* ctx, const double* x, size_t n) {
+  double* p = rd_alloc(ctx, n * sizeof(double));
+  if (p) {
+    memcpy(p, x, n * sizeof(double));
+  }
+  return p;
+}
+
+
+int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
+  if (!def) {
+    return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
+  }
+  int st = check_def(s, RD_OBJ_BEAM, "element", def->name, def->cookie_);
+  if (st < 0) {
+    return st;
+  }
+  rdContext* ctx = s->ctx;
+  for (int i = 0; i < s->users.count; i++) {
+    if (!strcmp(ITEM(s->users, rdUserElementDef, i).name, def->name)) {
+      return RD_ERROR(ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
+    }
+  }
+  if (def->nnode < 1 || !def->nodes) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': needs its nodes", def->name);
+  }
+  if (def->nstation < 1 || !def->station || !def->stiffness || !def->mass) {
+    return RD_ERROR(ctx, RD_ERR_ARG,
+                    "beam '%s': needs >= 1 section station with stiffness and mass", def->name);
+  }
+  size_t ns = (size_t)def->nstation;
+  if (!all_finite(def->station, def->nstation) || !all_finite(def->stiffness, 36 * def->nstation) ||
+      !all_finite(def->mass, 36 * def->nstation) || !all_finite(def->damping, 6) ||
+      !all_finite(def->span, 2) || !all_finite(def->force, 3) || !all_finite(def->moment, 3)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': non-finite value", def->name);
+  }
+  if ((int)def->quadrature < 0 || def->quadrature > RD_BEAM_QUADRATURE_STATIONS) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown quadrature %d", def->name,
+                    (int)def->quadrature);
+  }
+  if (def->load_frame != RD_FRAME_GLOBAL && def->load_frame != RD_FRAME_BODY) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown load frame", def->name);
+  }
+  rdBeamDef d = *def;
+  d.name = rd_strdup(ctx, def->name);
+  int* nodes = rd_alloc(ctx, sizeof(int) * (size_t)def->nnode);
+  if (nodes) {
+    memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
+  }
+  d.nodes = nodes;
+  d.station = dup_doubles(ctx, def->station, ns);
+  d.stiffness = dup_doubles(ctx, def->stiffness, 36 * ns);
+  d.mass = dup_doubles(ctx, def->mass, 36 * ns);
+  int idx = RD_ERR_NOMEM;
+  if (d.name && nodes && d.station && d.stiffness && d.mass) {
+    idx = vec_push(ctx, &s->beams, &d, sizeof(d));
+  }
+  if (idx < 0) {
+    rd_free(ctx, (void*)d.name);
+    rd_free(ctx, nodes);
+    rd_free(ctx, (void*)d.station);
+    rd_free(ctx, (void*)d.stiffness);
+    rd_free(ctx, (void*)d.mass);
   }
   return idx;
 }

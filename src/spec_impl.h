@@ -46,6 +46,7 @@ struct rdSpec_ {
   rdVec outputs;   // int node indices
   rdVec callbacks; // rdLoadCallbackDef (name, nodes copied)
   rdVec users;     // rdUserElementDef (name, nodes copied)
+  rdVec beams;     // rdBeamDef (name, nodes, station, stiffness, mass copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
   double gravity[3];
   rdOptions opt;

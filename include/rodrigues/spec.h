@@ -42,6 +42,7 @@ typedef enum rdObjKind_ {
   RD_OBJ_TIMEFN,
   RD_OBJ_TORQUE,
   RD_OBJ_OPTION,
+  RD_OBJ_BEAM,  // beam elements (rds_addBeam): their own index space, element names
   RD_OBJ_COUNT
 } rdObjKind;
 
@@ -175,6 +176,63 @@ RD_API int rds_addRigidBody(rdSpec* spec, const rdRigidBodyDef* def);
 RD_API int rds_addPointMass(rdSpec* spec, const rdPointMassDef* def);
 RD_API int rds_addSpring(rdSpec* spec, const rdSpringDef* def);
 RD_API int rds_addBushing(rdSpec* spec, const rdBushingDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// geometrically exact beams (docs/beam.md)
+
+// largest number of nodes of one beam element
+#define RD_BEAM_MAX_NODES 32
+
+// quadrature of a beam element of n nodes
+typedef enum rdBeamQuadrature_ {
+  RD_BEAM_QUADRATURE_FULL = 0,     // Gauss-Legendre, n points (default)
+  RD_BEAM_QUADRATURE_REDUCED = 1,  // Gauss-Legendre, n - 1 points
+  RD_BEAM_QUADRATURE_STATIONS = 2  // trapezoidal rule on the element ends and the stations inside
+} rdBeamQuadrature;
+
+// One geometrically exact (Simo-Reissner) beam element of nnode rigid nodes: a Legendre
+// spectral element whose nodes sit at the Gauss-Lobatto-Legendre points of the element, listed
+// in order from one end to the other. The reference line is interpolated from the nodes'
+// initial positions; the section frames come from the nodes' initial orientations, whose body
+// x axis is the beam axis (first strain component: axial), y and z the section axes.
+// A beam of several elements is several rds_addBeam calls whose end nodes are shared, each
+// with the span coordinates [span[0], span[1]] it covers on the whole beam (the sections are
+// interpolated in that coordinate). Strain order of the 6x6 matrices: axial, shear y, shear z,
+// torsion, bending about y, bending about z; [N; M] = K [Gamma; kappa], M the mass per length
+// ([m I, m skew(c)^T; m skew(c), J] for a rigid section with centre of mass offset c), both in
+// the section frame, row-major. Gravity (rds_setGravity) acts on the beam's mass.
+// Used by generalized_alpha and static; the rigid steppers refuse beams.
+typedef struct rdBeamDef_ {
+  const char* name;          // unique name (shares the name space of the elements)
+  int nnode;                 // nodes of the element, 2 .. RD_BEAM_MAX_NODES (order nnode - 1)
+  const int* nodes;          // nnode rigid node indices in order along the element (copied)
+  int nstation;              // section stations, >= 1 (1: a constant section)
+  const double* station;     // nstation span coordinates in [0, 1], strictly increasing, from 0
+                             // to 1 when nstation > 1 (copied)
+  const double* stiffness;   // nstation x 36: 6x6 stiffness per station, symmetric positive
+                             // definite (copied)
+  const double* mass;        // nstation x 36: 6x6 mass per length per station, symmetric
+                             // positive definite (copied)
+  double damping[6];         // mu >= 0: [N; M]_damping = diag(mu) K d/dt [Gamma; kappa]
+  rdBeamQuadrature quadrature;
+  double span[2];            // span coordinates of this element on its beam, default [0, 1]
+  double force[3];           // distributed force per length, scaled by timefn (default 0)
+  double moment[3];          // distributed moment per length, scaled by timefn (default 0)
+  rdFrame load_frame;        // frame of force and moment: RD_FRAME_GLOBAL (dead, default) or
+                             // RD_FRAME_BODY (follower, in the section frame)
+  int timefn;                // time function of the distributed load (RD_NO_TIMEFN: constant)
+  int cookie_;
+} rdBeamDef;
+
+// Default beam definition: no nodes or sections yet, span [0, 1], full quadrature, no damping,
+// no distributed load.
+RD_API rdBeamDef rd_defaultBeamDef(void);
+
+// Add a beam element. Returns its index (in its own index space, RD_OBJ_BEAM) or RD_ERR_ARG
+// (missing name, duplicate element name, missing arrays, non-finite value). Node references
+// and kinds, coincident nodes, the order, the stations and positive definiteness are checked by
+// rd_compile, whose messages name the beam and the station.
+RD_API int rds_addBeam(rdSpec* spec, const rdBeamDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // joints (holonomic constraints, enforced with Lagrange multipliers by implicit steppers)

@@ -169,6 +169,13 @@ int rg_check(const rdModel* m) {
                     "element assembly (use generalized_alpha or static)",
                     meth, m->user[0].name);
   }
+  if (m->nbeam > 0) {
+    const char* o = orig(m->beam[0].origin);
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
+                    "%s%smethod '%s' cannot integrate beam '%s': rigid steppers have no "
+                    "element assembly (use generalized_alpha or static)",
+                    o, sep(o), meth, m->beam[0].def.name);
+  }
   rgNodeMap* map = rd_alloc(m->ctx, ((size_t)m->nnode + 1) * sizeof(rgNodeMap));
   if (!map) {
     return RD_ERR_NOMEM;

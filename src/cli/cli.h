@@ -38,6 +38,8 @@ int cmd_converge(int argc, char** argv);
 typedef struct cliDeckArgs_ {
   const char* deck;    // the deck file
   const char* outdir;  // -o DIR, or NULL
+  const char* checkpoint;  // run: --checkpoint FILE (written at the end), or NULL
+  const char* resume;      // run: --resume FILE (state to start from), or NULL
   const char** set;    // the --set KEY=VALUE texts (pointers into argv; array from malloc)
   int nset;
   int help;            // --help was given

@@ -11,7 +11,7 @@
 #include "cli.h"
 
 static const char usage[] =
-    "usage: rodrigues run DECK [-o DIR] [--set KEY=VALUE]...\n"
+    "usage: rodrigues run DECK [-o DIR] [--set KEY=VALUE]... [--checkpoint FILE] [--resume FILE]\n"
     "\n"
     "Read DECK, integrate it from solver.start_time to solver.final_time and write\n"
     "DIR/history.csv (one row every output.every steps, the first and the final time\n"
@@ -22,6 +22,10 @@ static const char usage[] =
     "  -s, --set KEY=VALUE  override a deck value before it is read, e.g.\n"
     "                       --set solver.time_step=1e-4 --set nodes.top.velocity=[0,1,0]\n"
     "                       (repeatable; 'rodrigues options' lists the solver keys)\n"
+    "  --checkpoint FILE    write the complete integrator state to FILE at the end\n"
+    "  --resume FILE        start from the state in FILE (a checkpoint of the same model)\n"
+    "                       instead of the initial conditions; e.g. with\n"
+    "                       --set solver.final_time=... to continue a run\n"
     "  -h, --help           show this help\n"
     "\n"
     "Files appear only when the run succeeds: history.csv is written as a hidden\n"
@@ -261,7 +265,8 @@ int cmd_run(int argc, char** argv) {
   code = cli_openSession(&args, &s);
   if (code == CLI_OK) {
     double wall0 = cli_now();
-    int st = rd_initialize(s.model, s.data);
+    int st = args.resume ? rd_readCheckpoint(s.model, s.data, args.resume)
+                         : rd_initialize(s.model, s.data);
     wall += cli_now() - wall0;
     if (st != RD_OK) {
       code = cli_fail(s.ctx, st, 1);
@@ -282,6 +287,12 @@ int cmd_run(int argc, char** argv) {
   if (code == CLI_OK) {
     code = integrate(&s, dir, &r, &wall);
     committed = code == CLI_OK;
+  }
+  if (code == CLI_OK && args.checkpoint) {
+    int st = rd_writeCheckpoint(s.model, s.data, args.checkpoint);
+    if (st != RD_OK) {
+      code = cli_fail(s.ctx, st, 1);
+    }
   }
   if (code == CLI_OK) {
     int st = rd_writeSummary(s.model, s.data, summary, wall);

@@ -56,6 +56,11 @@ int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* a) {
       a->outdir = argv[++i];
     } else if (allow_output && !strncmp(s, "--output=", 9)) {
       a->outdir = s + 9;
+    } else if (allow_output && (!strcmp(s, "--checkpoint") || !strcmp(s, "--resume"))) {
+      if (i + 1 >= argc || !*argv[i + 1]) {
+        return usage_error(cmd, "missing file after", s);
+      }
+      *(s[2] == 'c' ? &a->checkpoint : &a->resume) = argv[++i];
     } else {
       return usage_error(cmd, "unknown option", s);
     }

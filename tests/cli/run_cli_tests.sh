@@ -224,6 +224,32 @@ fi
 run check "$decks/fails_midway.yaml" --set solver.method=nmb
 expect_rc 2 "check with a method that cannot handle the model"
 
+# --- exact restart through the CLI: a run stopped with --checkpoint and continued with --resume
+# ends on the same final row, bit for bit, as the uninterrupted run (each linear solver)
+top="$src/input/heavy_top.yaml"
+for ls in klu umfpack dense; do
+  common="--set solver.linear_solver=$ls --set output.every=1000"
+  # shellcheck disable=SC2086
+  run run "$top" -o "$work/full" --set solver.final_time=0.5 $common
+  expect_rc 0 "restart ($ls): full run"
+  # shellcheck disable=SC2086
+  run run "$top" -o "$work/first" --set solver.final_time=0.2 --checkpoint "$work/top.ckpt" $common
+  expect_rc 0 "restart ($ls): first part with --checkpoint"
+  # shellcheck disable=SC2086
+  run run "$top" -o "$work/second" --set solver.final_time=0.5 --resume "$work/top.ckpt" $common
+  expect_rc 0 "restart ($ls): second part with --resume"
+  if [ "$(tail -n 1 "$work/full/history.csv")" = "$(tail -n 1 "$work/second/history.csv")" ]; then
+    ok
+  else
+    fail "restart ($ls): the resumed run's last row differs from the full run's"
+  fi
+done
+run run "$top" -o "$work/bad" --resume "$top"
+expect_rc 4 "--resume with a file that is not a checkpoint"
+expect_err "not a rodrigues checkpoint" "--resume with a file that is not a checkpoint"
+[ -e "$work/bad" ] && fail "--resume failure left $work/bad" || ok
+rm -rf "$work/full" "$work/first" "$work/second" "$work/top.ckpt"
+
 [ "$nskip" -eq 0 ] || echo "$nskip check(s) skipped"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
