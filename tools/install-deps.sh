@@ -4,8 +4,8 @@ set -e
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends \
+$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
+$SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
   build-essential gfortran meson ninja-build pkg-config python3 \
   libfyaml-dev libsuitesparse-dev liblapacke-dev libopenblas-dev libmuparser-dev \
   libgsl-dev libnetcdf-dev gnuplot-nox >/dev/null
