@@ -192,8 +192,143 @@ static void test_composite_static_api(void) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// the decks: read, compile, run to the final time; tip against the exact / converged values
+
+static int run_deck(rdContext* ctx, const char* path, const char* tipname, double x[3]) {
+  rdSpec* s = NULL;
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  int st = rd_readDeck(ctx, path, NULL, 0, &s);
+  st = st ? st : rd_compile(s, &m);
+  st = st ? st : rd_createData(m, &d);
+  st = st ? st : rd_initialize(m, d);
+  st = st ? st : rd_advance(m, d, rd_getOptionReal(m, "solver.final_time"), NULL, NULL);
+  if (st == RD_OK) {
+    st = rd_getNodeState(m, d, rd_findNode(m, tipname), x, NULL, NULL, NULL, NULL);
+  }
+  CHECK_MSG(st == RD_OK, "%s: %s", path, rd_lastError(ctx));
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroySpec(&s);
+  return st;
+}
+
+
+static void test_decks(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double x[3];
+  if (run_deck(ctx, "input/beam/rollup.yaml", "beam_14", x) == RD_OK) {
+    double r = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    printf("  rollup.yaml: |x_tip| = %.2e\n", r);
+    CHECK_MSG(r < 1e-8, "rollup.yaml: tip at %g %g %g", x[0], x[1], x[2]);
+  }
+  if (run_deck(ctx, "input/beam/composite_static.yaml", "beam_14", x) == RD_OK) {
+    x[0] -= 10;
+    double e = 0;
+    for (int k = 0; k < 3; k++) {
+      e = fmax(e, fabs(x[k] - B3_CONVERGED[k]));
+    }
+    printf("  composite_static.yaml: error %.2e\n", e);
+    CHECK_MSG(e < 1e-10, "composite_static.yaml: error %g", e);
+  }
+  rd_destroyContext(&ctx);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// compile checks and the rigid steppers' refusal
+
+static int compile_error(rdContext* ctx, rdSpec* s, const char* text) {
+  rdModel* m = NULL;
+  int st = rd_compile(s, &m);
+  rd_destroyModel(&m);
+  int ok = st == RD_ERR_MODEL && strstr(rd_lastError(ctx), text) != NULL;
+  CHECK_MSG(ok, "expected '%s', got %d '%s'", text, st, st ? rd_lastError(ctx) : "");
+  rd_destroySpec(&s);
+  return ok;
+}
+
+
+static void test_errors(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double K[36], M[36];
+  const double ones[6] = {1, 1, 1, 1, 1, 1};
+  diag6(K, ones);
+  diag6(M, ones);
+  double st0 = 0;
+  // repeated node, zero length, order out of range, origin prefix
+  for (int c = 0; c < 4; c++) {
+    rdSpec* s = new_spec(ctx, "static", 1, 1);
+    rdNodeDef nd = rd_defaultNodeDef();
+    int nodes[3];
+    for (int k = 0; k < 3; k++) {
+      char nm[8];
+      snprintf(nm, sizeof(nm), "n%d", k);
+      nd.name = nm;
+      nd.position[0] = c == 1 && k == 2 ? 1 : k;
+      nodes[k] = rds_addNode(s, &nd);
+    }
+    if (c == 0) {
+      nodes[2] = nodes[0];
+    }
+    rdBeamDef b = rd_defaultBeamDef();
+    b.name = "b";
+    b.nnode = c == 2 ? 1 : 3;
+    b.nodes = nodes;
+    b.nstation = 1;
+    b.station = &st0;
+    b.stiffness = K;
+    b.mass = M;
+    int idx = rds_addBeam(s, &b);
+    CHECK(idx == 0);
+    rds_setOrigin(s, RD_OBJ_BEAM, idx, "deck.yaml:3:5");
+    static const char* const want[4] = {
+        "deck.yaml:3:5: beam 'b': node 'n0' appears twice",
+        "beam 'b': nodes 'n1' and 'n2' are at the same position (zero length)",
+        "beam 'b': 1 nodes; an element has 2 .. 32", "rigid steppers"};
+    if (c < 3) {
+      compile_error(ctx, s, want[c]);
+      continue;
+    }
+    // a rigid stepper refuses the beam
+    rds_setOption(s, "solver.method", "nmb");
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    CHECK(rd_compile(s, &m) == RD_OK);
+    int r = rd_createData(m, &d);
+    CHECK_MSG(r == RD_ERR_UNSUPPORTED && strstr(rd_lastError(ctx), "cannot integrate beam 'b'"),
+              "%d %s", r, rd_lastError(ctx));
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+    rd_destroySpec(&s);
+  }
+  // a duplicate element name across rigid bodies and beams
+  rdSpec* s = new_spec(ctx, "static", 1, 1);
+  rdRigidBodyDef rb = rd_defaultRigidBodyDef();
+  rb.name = "b";
+  rds_addRigidBody(s, &rb);
+  rdBeamDef b = rd_defaultBeamDef();
+  int nodes[2] = {0, 1};
+  b.name = "b";
+  b.nnode = 2;
+  b.nodes = nodes;
+  b.nstation = 1;
+  b.station = &st0;
+  b.stiffness = K;
+  b.mass = M;
+  CHECK(rds_addBeam(s, &b) == RD_ERR_ARG);
+  rd_destroySpec(&s);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(void) {
   test_rollup_api();
   test_composite_static_api();
+  test_decks();
+  test_errors();
   return TEST_SUMMARY();
 }
