@@ -498,21 +498,34 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
     for (int k = 0; k < ncon; k++) {
       s->lambda[k] += w.sol[ndof + k] / bh2;
     }
-    // multipliers: relative to the largest of their joint, not the component alone -- a
-    // component through zero would ask for accuracy below the round-off of phi / (beta h^2)
-    for (int j = 0; j < m->njoint; j++) {
-      const rdJoint* jt = &m->joint[j];
-      double lmax = 0;
-      for (int k = jt->row; k < jt->row + jt->nrow; k++) {
-        lmax = fmax(lmax, fabs(s->lambda[k]));
-      }
-      for (int k = jt->row; k < jt->row + jt->nrow; k++) {
-        double e = w.sol[ndof + k] / bh2 / (o->atol + o->rtol * lmax);
-        sum += e * e;
-        if (e * e > big) {
-          big = e * e;
-          worst = ndof + k;
+    // multipliers (docs/generalized_alpha.md): |dlambda_k| / (atol mbar / (beta h^2) + rtol L),
+    // L the largest |lambda| of the model and mbar the smallest translational diagonal of the
+    // scaled matrix (a mass): a multiplier is converged when the motion it causes in the step,
+    // beta h^2 dlambda / mbar, is below atol. lambda = solution / (beta h^2) carries the
+    // round-off of phi over beta h^2, so a per-component (or per-joint) scale near zero -- the
+    // far end of a chain -- cannot be met
+    double lmax = 0, mbar = 0;
+    for (int k = 0; k < ncon; k++) {
+      lmax = fmax(lmax, fabs(s->lambda[k]));
+    }
+    const rdPattern* pat = m->pattern;
+    for (int i = 0; i < nn; i++) {
+      for (int c3 = 0; c3 < 3; c3++) {
+        int col = m->node_dof[i] + c3;
+        for (int k = pat->Ap[col]; k < pat->Ap[col + 1]; k++) {
+          if (pat->Ai[k] == col && w.Ax[k] > 0 && (mbar == 0 || w.Ax[k] < mbar)) {
+            mbar = w.Ax[k];
+          }
         }
+      }
+    }
+    double ltol = o->atol * (mbar > 0 ? mbar : 1) / bh2 + o->rtol * lmax;
+    for (int k = 0; k < ncon; k++) {
+      double e = w.sol[ndof + k] / bh2 / ltol;
+      sum += e * e;
+      if (e * e > big) {
+        big = e * e;
+        worst = ndof + k;
       }
     }
     prev = err;
