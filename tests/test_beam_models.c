@@ -9,6 +9,7 @@
 #include "beam.h"
 #include "data_impl.h"
 #include "rodrigues/deck.h"
+#include "spec_impl.h"
 #include "test_macros.h"
 
 #define PI 3.14159265358979323846
@@ -280,6 +281,61 @@ static void test_decks(void) {
     printf("  composite_static.yaml: error %.2e\n", e);
     CHECK_MSG(e < 1e-10, "composite_static.yaml: error %g", e);
   }
+  // every beam key: two 3-node elements with spans under a distributed dead load (exact with
+  // quadratic elements up to the shear-locking-free Timoshenko solution, small deflection)
+  if (run_deck(ctx, "tests/decks/good/beam_features.yaml", "e", x) == RD_OK) {
+    double w = 1e4 / (8 * KROLL[4]) + 100 / (2 * KROLL[2]);
+    printf("  beam_features.yaml: tip w = %.10f, linear theory %.10f\n", x[2], w);
+    CHECK_NEAR(x[2], w, 1e-4 * w);
+  }
+  rdSpec* s = NULL;
+  if (rd_readDeck(ctx, "tests/decks/good/beam_features.yaml", NULL, 0, &s) == RD_OK) {
+    const rdBeamDef* b = (const rdBeamDef*)s->beams.items;
+    CHECK(rds_count(s, RD_OBJ_BEAM) == 2 && rds_count(s, RD_OBJ_NODE) == 5);
+    CHECK(b[0].nnode == 3 && b[0].nstation == 3 && b[0].span[1] == 0.5);
+    CHECK(b[0].quadrature == RD_BEAM_QUADRATURE_STATIONS && b[0].damping[5] == 0.01);
+    CHECK(b[0].timefn == 0 && b[0].load_frame == RD_FRAME_GLOBAL && b[0].force[2] == 1);
+    CHECK(b[1].quadrature == RD_BEAM_QUADRATURE_REDUCED && b[1].span[0] == 0.5);
+    CHECK(b[0].stiffness[36 * 2 + 28] == 86.9e3 && b[0].mass[7] == 1);
+    CHECK(!strcmp(rd_specOrigin(s, RD_OBJ_BEAM, 1), "tests/decks/good/beam_features.yaml:50:5"));
+  }
+  CHECK_MSG(s != NULL, "%s", rd_lastError(ctx));
+  rd_destroySpec(&s);
+  rd_destroyContext(&ctx);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// gravity on a beam: the same cantilever sagging under g = 1 with m = 1 per length
+
+static void test_gravity(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdSpec* s = new_spec(ctx, "static", 1, 1);
+  rds_setOptionReal(s, "solver.atol", 1e-12);
+  rds_setOptionReal(s, "solver.rtol", 1e-12);
+  double g[3] = {0, 0, -1};
+  rds_setGravity(s, g);
+  double K[36], M[36];
+  const double ones[6] = {1, 1, 1, 1, 1, 1};
+  diag6(K, KROLL);
+  diag6(M, ones);
+  int tip = cantilever(s, 5, 10, K, M, RD_BEAM_QUADRATURE_FULL);
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  CHECK_MSG(rd_compile(s, &m) == RD_OK, "%s", rd_lastError(ctx));
+  CHECK_MSG(m && rd_createData(m, &d) == RD_OK, "%s", rd_lastError(ctx));
+  if (d) {
+    CHECK(rd_initialize(m, d) == RD_OK);
+    CHECK_MSG(rd_step(m, d, 1) == RD_OK, "%s", rd_lastError(ctx));
+    double x[3], w = -(1e4 / (8 * KROLL[4]) + 100 / (2 * KROLL[2]));
+    rd_getNodeState(m, d, tip, x, NULL, NULL, NULL, NULL);
+    printf("  gravity: tip w = %.10f, linear theory %.10f\n", x[2], w);
+    CHECK_NEAR(x[2], w, 1e-4 * fabs(w));
+  }
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroySpec(&s);
   rd_destroyContext(&ctx);
 }
 
@@ -377,6 +433,7 @@ int main(void) {
   test_composite_static_api();
   test_composite_dynamic();
   test_decks();
+  test_gravity();
   test_errors();
   return TEST_SUMMARY();
 }
