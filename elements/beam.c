@@ -715,7 +715,13 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
 
 
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
-  wk w = carve(b, b->work);
+  rd_beamQuadForcesWork(b, b->work, g, x, F);
+}
+
+
+void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
+                           double F[6]) {
+  wk w = carve(b, (double*)work);
   v3_copy(x, w.xq + 3 * g);
   memcpy(F, w.Fq + 6 * g, 6 * sizeof(double));
 }

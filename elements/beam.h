@@ -114,4 +114,8 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
 // (of rd_beamEval: the element's own workspace, not that of rd_beamEvalWork)
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 
+// the same from the workspace of an rd_beamEvalWork evaluation
+void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
+                           double F[6]);
+
 #endif  // RD_BEAM_H

@@ -116,6 +116,7 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->nconstraint = m->nconstraint;
   info->noutput = m->nout;
   info->method = m->opt.method;
+  info->nbeam = m->nbeam;
   return RD_OK;
 }
 

@@ -42,6 +42,7 @@ typedef struct rdModelInfo_ {
   int nconstraint;  // constraint equations (Lagrange multipliers)
   int noutput;      // output nodes
   int method;       // rdMethod
+  int nbeam;        // beam elements (counted apart from nelement)
 } rdModelInfo;
 
 // Compile a spec into an immutable model: resolve references, number DOFs and multipliers,

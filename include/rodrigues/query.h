@@ -16,4 +16,13 @@
 RD_API int rd_getJointReaction(const rdModel* model, const rdData* data, int j, double force[3],
                                double moment[3]);
 
+// Sectional forces of beam element `b` (0 <= b < rdModelInfo.nbeam, in the order added) at its
+// quadrature points for the current state: positions x (nq x 3, global) and the resultants
+// F (nq x 6: force N then moment M, in the section frame, elastic plus damping). *nq receives
+// the number of points; x and F may be NULL to ask for nq only, otherwise they must hold nq
+// points. Uses the data's scratch (not its state). Returns RD_OK, RD_ERR_HANDLE, RD_ERR_ARG or
+// a numerical status of the kernel.
+RD_API int rd_getBeamSectionForces(const rdModel* model, rdData* data, int b, int* nq,
+                                   double* x, double* F);
+
 #endif  // RODRIGUES_QUERY_H

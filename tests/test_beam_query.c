@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+// rd_getBeamSectionForces against statics: on a cantilever with a tip force P, every section
+// carries the shear P and the bending moment P (L - x) (small deflection: P scaled down).
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rodrigues/rodrigues.h"
+#include "test_macros.h"
+
+int main(void) {
+  rdContext* ctx;
+  rd_createContext(&ctx, NULL);
+  const double P = 1e-3, L = 10;
+  const char* set[] = {"loads.tip_force.value=[0, 0, 1e-3]"};
+  rdSpec* s = NULL;
+  CHECK_MSG(rd_readDeck(ctx, "input/beam/composite_static.yaml", set, 1, &s) == RD_OK, "%s",
+            rd_lastError(ctx));
+  rdModel* m = NULL;
+  CHECK_MSG(rd_compile(s, &m) == RD_OK, "%s", rd_lastError(ctx));
+  rd_destroySpec(&s);
+  rdModelInfo info;
+  CHECK(rd_modelInfo(m, &info) == RD_OK && info.nbeam == 1);
+  rdData* d = NULL;
+  CHECK(rd_createData(m, &d) == RD_OK);
+  CHECK(rd_initialize(m, d) == RD_OK);
+  CHECK_MSG(rd_advance(m, d, 1, NULL, NULL) == RD_OK, "%s", rd_lastError(ctx));
+
+  int nq = 0;
+  CHECK(rd_getBeamSectionForces(m, d, 0, &nq, NULL, NULL) == RD_OK);
+  CHECK(nq >= 15);
+  double x[64 * 3], F[64 * 6];
+  CHECK(nq <= 64 && rd_getBeamSectionForces(m, d, 0, &nq, x, F) == RD_OK);
+  // section frame = global to O(1e-5) rotations here: shear along z, moment about y
+  double worst_shear = 0, worst_moment = 0, worst_other = 0;
+  for (int g = 0; g < nq; g++) {
+    worst_shear = fmax(worst_shear, fabs(fabs(F[6 * g + 2]) - P) / P);
+    worst_moment = fmax(worst_moment, fabs(fabs(F[6 * g + 4]) - P * (L - x[3 * g])) / (P * L));
+    worst_other = fmax(worst_other, fmax(fabs(F[6 * g + 1]), fabs(F[6 * g + 5])) / P);
+  }
+  printf("shear error %.2e, moment error %.2e (relative), other components %.2e P\n", worst_shear,
+         worst_moment, worst_other);
+  CHECK(worst_shear < 1e-3);
+  CHECK(worst_moment < 1e-3);
+  CHECK(worst_other < 1e-3);
+  // misuse
+  CHECK(rd_getBeamSectionForces(m, d, 1, &nq, x, F) == RD_ERR_ARG);
+  CHECK(rd_getBeamSectionForces(m, d, 0, NULL, x, F) == RD_ERR_ARG);
+  CHECK(rd_getBeamSectionForces(NULL, d, 0, &nq, x, F) == RD_ERR_HANDLE);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+  return TEST_SUMMARY();
+}
