@@ -3,12 +3,74 @@
 // carries the shear P and the bending moment P (L - x) (small deflection: P scaled down).
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
 
+// allocator that fails on call `fail_at` and counts live blocks
+typedef struct {
+  long calls, fail_at, live;
+} failAlloc;
+
+static void* fa_malloc(size_t n, void* user) {
+  failAlloc* fa = user;
+  if (fa->calls++ == fa->fail_at) {
+    return NULL;
+  }
+  void* p = malloc(n);
+  fa->live += p != NULL;
+  return p;
+}
+
+
+static void fa_free(void* p, void* user) {
+  failAlloc* fa = user;
+  if (p) {
+    fa->live--;
+    free(p);
+  }
+}
+
+
+// the beam model's creation path (deck, compile, data, initialize) with allocation n failing:
+// every failure is RD_ERR_NOMEM and leaks nothing; returns 1 once the path gets through
+static int beam_path(long n, int* bad) {
+  failAlloc fa = {0, n, 0};
+  rdAllocator a = {fa_malloc, fa_free, &fa};
+  rdContext* ctx = NULL;
+  rdSpec* s = NULL;
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  int st = rd_createContext(&ctx, &a);
+  st = st ? st : rd_readDeck(ctx, "input/beam/composite_static.yaml", NULL, 0, &s);
+  st = st ? st : rd_compile(s, &m);
+  st = st ? st : rd_createData(m, &d);
+  st = st ? st : rd_initialize(m, d);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroySpec(&s);
+  rd_destroyContext(&ctx);
+  if ((st != RD_OK && st != RD_ERR_NOMEM) || fa.live != 0) {
+    (*bad)++;
+    printf("allocation %ld failing: status %s, %ld blocks leaked\n", n, rd_statusName(st),
+           fa.live);
+  }
+  return st == RD_OK;
+}
+
+
 int main(void) {
+  int bad = 0;
+  long n = 0;
+  while (n < 100000 && !beam_path(n, &bad)) {
+    n++;
+  }
+  printf("beam model creation path: %ld allocations, each made to fail once\n", n);
+  CHECK(n > 10 && n < 100000);
+  CHECK(bad == 0);
+
   rdContext* ctx;
   rd_createContext(&ctx, NULL);
   const double P = 1e-3, L = 10;
