@@ -932,3 +932,112 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
   }
   return RD_OK;
 }
+
+
+int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const double* g,
+                  double* strain, double* kinetic, double* gravity, double p[3], double L[3]) {
+  int n = b->n;
+  const double* qin[RD_BEAM_MAXNODE] = {0};
+  double qn[4 * RD_BEAM_MAXNODE], qd[4 * RD_BEAM_MAXNODE];
+  for (int k = 0; k < n; k++) {
+    qin[k] = q + 7 * b->node[k] + 3;
+  }
+  align(n, qin, qn);
+  // quaternion rates: qdot_k = 1/2 q_k (x) (0, W_k)
+  for (int k = 0; k < n; k++) {
+    const double* W = v + 6 * b->node[k] + 3;
+    double w4[4] = {0, W[0], W[1], W[2]};
+    rdu_quatMul(qd + 4 * k, qn + 4 * k, w4);
+    for (int j = 0; j < 4; j++) {
+      qd[4 * k + j] *= 0.5;
+    }
+  }
+  double es = 0, ek = 0, eg = 0, pt[3] = {0, 0, 0}, Lt[3] = {0, 0, 0};
+  for (int gq = 0; gq < b->nq; gq++) {
+    const double* phi = b->phi + gq * n;
+    const double* dphi = b->dphi + gq * n;
+    double pp[4] = {0}, p1[4] = {0}, pd[4] = {0}, x[3] = {0}, x1[3] = {0}, xd[3] = {0};
+    for (int k = 0; k < n; k++) {
+      for (int j = 0; j < 4; j++) {
+        pp[j] += phi[k] * qn[4 * k + j];
+        p1[j] += dphi[k] * qn[4 * k + j];
+        pd[j] += phi[k] * qd[4 * k + j];
+      }
+      v3_axpy(x, phi[k], q + 7 * b->node[k]);
+      v3_axpy(x1, dphi[k], q + 7 * b->node[k]);
+      v3_axpy(xd, phi[k], v + 6 * b->node[k]);
+    }
+    double n2 = 0;
+    for (int j = 0; j < 4; j++) {
+      n2 += pp[j] * pp[j];
+    }
+    if (!(n2 > 1e-6)) {
+      return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
+                      "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d)", n2,
+                      gq);
+    }
+    double R[9], Lam[12];
+    rdu_quatToMat(R, pp);
+    qL(Lam, pp);
+    // strains e = [Gamma; kappa] and velocities V = [u; omega], section frame
+    double e[6] = {0}, V[6] = {0};
+    m3_tmulv(e, R, x1);
+    m3_tmulv(V, R, xd);
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 4; j++) {
+        e[3 + i] += 2 / n2 * Lam[4 * i + j] * p1[j];
+        V[3 + i] += 2 / n2 * Lam[4 * i + j] * pd[j];
+      }
+      e[i] -= b->G0[3 * gq + i];
+      e[3 + i] -= b->k0[3 * gq + i];
+    }
+    const double* Ks = b->Ks + 36 * gq;
+    const double* Ms = b->Ms + 36 * gq;
+    double Ke[6] = {0}, P[6] = {0};
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 6; j++) {
+        Ke[i] += Ks[6 * i + j] * e[j];
+        P[i] += Ms[6 * i + j] * V[j];
+      }
+    }
+    double jw = b->jw[gq], se = 0, ke = 0;
+    for (int i = 0; i < 6; i++) {
+      se += e[i] * Ke[i];
+      ke += V[i] * P[i];
+    }
+    es += 0.5 * jw * se;
+    ek += 0.5 * jw * ke;
+    double pg[3], lr[3], xp[3];
+    m3_mulv(pg, R, P);
+    m3_mulv(lr, R, P + 3);
+    v3_cross(xp, x, pg);
+    v3_axpy(pt, jw, pg);
+    v3_axpy(Lt, jw, xp);
+    v3_axpy(Lt, jw, lr);
+    if (g) {
+      // m = M11, m eta = axial(M_rt) (rows 3..5, columns 0..2)
+      double me[3], Rme[3];
+      me[0] = 0.5 * (Ms[6 * 5 + 1] - Ms[6 * 4 + 2]);
+      me[1] = 0.5 * (Ms[6 * 3 + 2] - Ms[6 * 5 + 0]);
+      me[2] = 0.5 * (Ms[6 * 4 + 0] - Ms[6 * 3 + 1]);
+      m3_mulv(Rme, R, me);
+      eg -= jw * (Ms[0] * v3_dot(g, x) + v3_dot(g, Rme));
+    }
+  }
+  if (strain) {
+    *strain = es;
+  }
+  if (kinetic) {
+    *kinetic = ek;
+  }
+  if (gravity) {
+    *gravity = eg;
+  }
+  if (p) {
+    v3_copy(p, pt);
+  }
+  if (L) {
+    v3_copy(L, Lt);
+  }
+  return RD_OK;
+}

@@ -118,4 +118,13 @@ void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
                            double F[6]);
 
+// energies and momenta of the element at the state q, v (model-wide arrays, as rd_beamEval),
+// integrated with the element's quadrature: strain = 1/2 [Gamma; kappa]^T K [Gamma; kappa],
+// kinetic = 1/2 [u; omega]^T M [u; omega] (section frame), gravity = -g . (m x + R m eta)
+// (g may be NULL: 0), p = R P_t and L = x x R P_t + R P_r about the global origin with
+// P = M [u; omega]. Any output may be NULL. Reads b only, no workspace, no allocation.
+// Returns RD_OK or RD_ERR_NUMERIC (degenerate rotation field, as rd_beamEval).
+int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const double* g,
+                  double* strain, double* kinetic, double* gravity, double p[3], double L[3]);
+
 #endif  // RD_BEAM_H

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Mechanical energy and momentum of the inertial elements.
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core.h"
+#include "beam.h"
 #include "data_impl.h"
 #include "element.h"
 #include "rodrigues/liegroup.h"
@@ -38,6 +40,14 @@ static double spring_energy(const rdModel* m, const rdSpringDef* s, const double
   double e = v3_norm(dx) - s->rest_length;
   (void)m;
   return e * e * (s->stiffness[0] / 2 + e * (s->stiffness[1] / 3 + e * s->stiffness[2] / 4));
+}
+
+
+// re-raise a kernel error with the beam's name (the message is copied first: it is overwritten)
+static int beam_error(const rdModel* m, int e, int st, const char* fn) {
+  char msg[RD_ERRLEN / 2];
+  snprintf(msg, sizeof(msg), "%s", rd_lastError(m->ctx));
+  return RD_ERROR(m->ctx, st, "%s: beam '%s': %s", fn, m->beam[e].def.name, msg);
 }
 
 
@@ -80,6 +90,16 @@ int rd_getEnergy(const rdModel* m, const rdData* d, double* kinetic, double* pot
     }
   }
   pe += rd_torqueLawPotential(m, d->s.q);
+  // beams: strain and gravity potential, kinetic energy of the sections
+  for (int e = 0; e < m->nbeam; e++) {
+    double es, ek, eg;
+    int st = rd_beamEnergy(m->beam[e].kernel, d->s.q, d->s.v, g, &es, &ek, &eg, NULL, NULL);
+    if (st != RD_OK) {
+      return beam_error(m, e, st, "rd_getEnergy");
+    }
+    ke += ek;
+    pe += es + eg;
+  }
   if (kinetic) {
     *kinetic = ke;
   }
@@ -119,6 +139,15 @@ int rd_getMomentum(const rdModel* m, const rdData* d, double p[3], double L[3]) 
       v3_add(pt, pt, lin);
       v3_add(Lt, Lt, orb);
     }
+  }
+  for (int e = 0; e < m->nbeam; e++) {
+    double pb[3], Lb[3];
+    int st = rd_beamEnergy(m->beam[e].kernel, d->s.q, d->s.v, NULL, NULL, NULL, NULL, pb, Lb);
+    if (st != RD_OK) {
+      return beam_error(m, e, st, "rd_getMomentum");
+    }
+    v3_add(pt, pt, pb);
+    v3_add(Lt, Lt, Lb);
   }
   if (p) {
     v3_copy(p, pt);

@@ -101,13 +101,16 @@ RD_API int rd_isInitialized(const rdData* data);
 RD_API int rd_getNodeState(const rdModel* model, const rdData* data, int i, double x[3],
                            double q[4], double v[3], double w[3], double W[3]);
 
-// Mechanical energies: kinetic, potential (gravity, springs, conservative torque laws).
-// Returns RD_OK or an error.
+// Mechanical energies: kinetic, potential (gravity, springs, bushings, conservative torque
+// laws, beam strain energy). Beams add 1/2 [u; omega]^T M [u; omega] (kinetic) and
+// 1/2 [Gamma; kappa]^T K [Gamma; kappa] plus their gravity potential, integrated with the
+// element's quadrature (distributed beam loads have no potential). Returns RD_OK or an error.
 RD_API int rd_getEnergy(const rdModel* model, const rdData* data, double* kinetic,
                         double* potential);
 
 // Total linear and angular momentum (angular about the global origin, global frame) of the
-// rigid bodies and point masses. Either output may be NULL.
+// rigid bodies, point masses and beams (the section momenta, integrated with the element's
+// quadrature). Either output may be NULL.
 RD_API int rd_getMomentum(const rdModel* model, const rdData* data, double p[3], double L[3]);
 
 // Angular momentum about node `i` of the rigid bodies attached to it, in the node's body frame:
