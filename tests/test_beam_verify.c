@@ -137,7 +137,103 @@ static void test_temporal_order(void) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// reference lines (tests/decks/good/beam_lines.yaml): nodes at the GLL points of arc length,
+// body x along the tangent, twist about it
+
+static void test_lines(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  if (open_deck(ctx, "tests/decks/good/beam_lines.yaml", NULL, 0, NULL, NULL, &m, &d) == RD_OK) {
+    const double xi7[7] = {-1, -0.830223896278567, -0.468848793470714, 0, 0.468848793470714,
+                           0.830223896278567, 1};
+    double earc = 0, espl = 0, etan = 0, x[3], q[4];
+    for (int k = 0; k < 7; k++) {
+      char nm[32];
+      double phi = 0.25 * PI * (xi7[k] + 1);
+      snprintf(nm, sizeof(nm), "arc_%d", k);
+      rd_getNodeState(m, d, rd_findNode(m, nm), x, q, NULL, NULL, NULL);
+      earc = fmax(earc, fmax(fabs(x[0] - 10 * cos(phi)), fmax(fabs(x[1] - 10 * sin(phi)),
+                                                               fabs(x[2] - 5))));
+      // body x = R(q) e1 against the tangent (-sin, cos, 0)
+      double bx[3] = {1 - 2 * (q[2] * q[2] + q[3] * q[3]), 2 * (q[1] * q[2] + q[0] * q[3]),
+                      2 * (q[1] * q[3] - q[0] * q[2])};
+      etan = fmax(etan, fmax(fabs(bx[0] + sin(phi)), fmax(fabs(bx[1] - cos(phi)), fabs(bx[2]))));
+      snprintf(nm, sizeof(nm), "spline_%d", k);
+      rd_getNodeState(m, d, rd_findNode(m, nm), x, NULL, NULL, NULL, NULL);
+      espl = fmax(espl, fabs(atan2(x[1], x[0]) - phi) * 10);
+      espl = fmax(espl, fabs(sqrt(x[0] * x[0] + x[1] * x[1]) - 10));
+    }
+    printf("  lines: arc nodes %.2e from the exact GLL points, tangents %.2e; spline through 9 "
+           "points of the circle %.2e\n", earc, etan, espl);
+    CHECK_MSG(earc < 1e-12 && etan < 1e-12, "arc %g, tangent %g", earc, etan);
+    CHECK_MSG(espl < 2e-2, "spline %g", espl);  // natural ends: zero curvature there
+    // twist: the tip node turned by 90 deg about its axis (global y): body y along global z
+    rd_getNodeState(m, d, rd_findNode(m, "twisted_4"), x, q, NULL, NULL, NULL);
+    double by[3] = {2 * (q[1] * q[2] - q[0] * q[3]), 1 - 2 * (q[1] * q[1] + q[3] * q[3]),
+                    2 * (q[2] * q[3] + q[0] * q[1])};
+    CHECK_MSG(fabs(by[0]) < 1e-14 && fabs(by[1]) < 1e-14 && fabs(by[2] - 1) < 1e-14,
+              "twisted tip body y (%g, %g, %g)", by[0], by[1], by[2]);
+    rd_getNodeState(m, d, rd_findNode(m, "twisted_2"), x, q, NULL, NULL, NULL);
+    CHECK_NEAR(q[0], cos(PI / 8) * cos(PI / 4), 1e-14);  // x to y about z, then 45 deg about x
+  }
+  close_deck(&m, &d);
+  rd_destroyContext(&ctx);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// B2 45-degree bend (input/beam/bend45.yaml, 12 nodes, exact arc): tip at P = 300, 450, 600
+// against the p-converged value of the same model (30 nodes: unchanged to 1e-12 from 20 on)
+// and against Bathe & Bolourchi (P = 600 only, OpenFAST r-test README, in this frame)
+
+static const double B2_CONVERGED[3][3] = {
+    {58.778313861462, -22.244341545868, 40.193266442705},
+    {52.237569332835, -18.507675146875, 48.504242138851},
+    {47.149381332940, -15.684298871701, 53.476108140282}};
+
+static void test_bend45(void) {
+  static const double bb600[3] = {47.2107, -15.8893, 53.4};  // (70.7107, -29.2893) + (-23.5, 13.4)
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  if (open_deck(ctx, "input/beam/bend45.yaml", NULL, 0, NULL, NULL, &m, &d) == RD_OK) {
+    int tip = rd_findNode(m, "bend_11");
+    for (int k = 1; k <= 4; k++) {
+      CHECK_MSG(rd_step(m, d, 0.25) == RD_OK, "%s", rd_lastError(ctx));
+      if (k == 1) {
+        continue;
+      }
+      double x[3], e = 0;
+      rd_getNodeState(m, d, tip, x, NULL, NULL, NULL, NULL);
+      for (int j = 0; j < 3; j++) {
+        e = fmax(e, fabs(x[j] - B2_CONVERGED[k - 2][j]));
+      }
+      printf("  bend45 P = %3.0f: tip (%.9f, %.9f, %.9f), from converged %.2e\n", 150.0 * k,
+             x[0], x[1], x[2], e);
+      CHECK_MSG(e < 1e-6, "P = %g: %g from the converged tip", 150.0 * k, e);
+      if (k == 4) {
+        double eb = 0;
+        for (int j = 0; j < 3; j++) {
+          eb = fmax(eb, fabs(x[j] - bb600[j]));
+        }
+        printf("  bend45 P = 600: Bathe-Bolourchi (%.2f, %.2f, %.2f), largest difference %.3f\n",
+               bb600[0], bb600[1], bb600[2], eb);
+        CHECK_MSG(eb < 0.3, "%g from Bathe-Bolourchi", eb);
+      }
+    }
+  }
+  close_deck(&m, &d);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(void) {
+  test_lines();
+  test_bend45();
   test_composite_dynamic();
   test_temporal_order();
   return TEST_SUMMARY();
