@@ -24,5 +24,7 @@
 #include "rodrigues/deck.h"
 #include "rodrigues/restart.h"
 #include "rodrigues/output_netcdf.h"
+#include "rodrigues/output_vtk.h"
+#include "rodrigues/import.h"
 
 #endif  // RODRIGUES_H

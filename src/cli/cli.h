@@ -31,6 +31,7 @@ int cmd_run(int argc, char** argv);
 int cmd_check(int argc, char** argv);
 int cmd_options(int argc, char** argv);
 int cmd_converge(int argc, char** argv);
+int cmd_import(int argc, char** argv);
 
 // ---------------------------------------------------------------------------------------------
 // arguments and loading shared by the commands that read a deck (common.c)
