@@ -727,6 +727,17 @@ void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[
 }
 
 
+double rd_beamQuadXi(const rdBeam* b, int g) {
+  // the Lagrange basis reproduces xi: sum_k phi_k(xi) xi_k
+  double xn[RD_BEAM_MAXNODE], x = 0;
+  rd_beamGLL(b->n, xn);
+  for (int k = 0; k < b->n; k++) {
+    x += b->phi[g * b->n + k] * xn[k];
+  }
+  return x;
+}
+
+
 size_t rd_beamWorkSize(const rdBeam* b) {
   return work_doubles(b->n, b->nq);
 }

@@ -118,6 +118,9 @@ void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
                            double F[6]);
 
+// parametric coordinate xi in [-1, 1] of quadrature point g (for interpolating its outputs)
+double rd_beamQuadXi(const rdBeam* b, int g);
+
 // energies and momenta of the element at the state q, v (model-wide arrays, as rd_beamEval),
 // integrated with the element's quadrature: strain = 1/2 [Gamma; kappa]^T K [Gamma; kappa],
 // kinetic = 1/2 [u; omega]^T M [u; omega] (section frame), gravity = -g . (m x + R m eta)

@@ -71,6 +71,8 @@ static const optEntry table[] = {
      "rigid steppers: inner Newton iteration limit"},
     {"output.netcdf", OPT_BOOL, OFF(output_netcdf), 0, 1, 0, bool_names, "false",
      "also write DIR/history.nc (NetCDF-4: node states, joint reactions, energies)"},
+    {"output.vtk", OPT_BOOL, OFF(output_vtk), 0, 1, 0, bool_names, "false",
+     "also write DIR/results.pvd and DIR/vtk/*.vtu (ParaView: nodes, beams, section forces)"},
     {"output.every", OPT_INT, OFF(output_every), 1, 1000000000, 0, NULL, "1",
      "steps between history rows (the final time is always written)"},
 };

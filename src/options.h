@@ -29,6 +29,7 @@ typedef struct rdOptions_ {
   int max_step_cuts;    // times a step may be halved after a recoverable failure
   int output_every;     // steps between history rows
   int output_netcdf;    // also write history.nc (CLI)
+  int output_vtk;       // also write results.pvd and vtk/*.vtu (CLI)
   // newton (implicit steppers, static)
   int max_iter;         // Newton iterations per step
   double atol;          // Arnold-Hante absolute tolerance

@@ -15,7 +15,8 @@ static const char usage[] =
     "\n"
     "Read DECK, integrate it from solver.start_time to solver.final_time and write\n"
     "DIR/history.csv (one row every output.every steps, the first and the final time\n"
-    "always) and DIR/summary.json (final state and statistics).\n"
+    "always) and DIR/summary.json (final state and statistics); with output.netcdf also\n"
+    "DIR/history.nc, with output.vtk also DIR/results.pvd and DIR/vtk/*.vtu (ParaView).\n"
     "\n"
     "  -o, --output DIR     results directory, created with its parents\n"
     "                       (default: out/<DECK's base name without .yaml>)\n"
@@ -45,6 +46,8 @@ typedef struct runState_ {
   rdHistory* history;
   rdNetcdf* netcdf;  // DIR/history.nc when output.netcdf is set
   int netcdf_written;
+  rdVtk* vtk;        // DIR/results.pvd and DIR/vtk when output.vtk is set
+  int vtk_written;
   cliProgress progress;
   int status;  // first failure of the observer
   long rows;   // history rows written
@@ -56,6 +59,9 @@ static int observe(const rdModel* m, const rdData* d, void* user) {
   int st = rd_writeHistory(r->history, m, d);
   if (st == RD_OK && r->netcdf) {
     st = rd_writeNetcdf(r->netcdf, m, d);
+  }
+  if (st == RD_OK && r->vtk) {
+    st = rd_writeVtk(r->vtk, m, d);
   }
   if (st != RD_OK) {
     r->status = st;
@@ -195,6 +201,12 @@ static int integrate(cliSession* s, const char* dir, runState* r, double* wall) 
       st = rd_writeNetcdf(r->netcdf, m, d);
     }
   }
+  if (st == RD_OK && rd_getOptionReal(m, "output.vtk") == 1) {
+    st = rd_createVtk(m, dir, &r->vtk);
+    if (st == RD_OK) {
+      st = rd_writeVtk(r->vtk, m, d);
+    }
+  }
   if (st != RD_OK) {
     return cli_fail(s->ctx, st, 1);
   }
@@ -225,6 +237,10 @@ static int integrate(cliSession* s, const char* dir, runState* r, double* wall) 
     st = rd_closeNetcdf(&r->netcdf, 1);
     r->netcdf_written = st == RD_OK;
   }
+  if (st == RD_OK && r->vtk) {
+    st = rd_closeVtk(&r->vtk, 1);
+    r->vtk_written = st == RD_OK;
+  }
   return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 1);
 }
 
@@ -240,6 +256,9 @@ static void print_stats(const char* dir, const runState* r, const rdData* d, dou
          "%.3g s\n",
          rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
          stats.factorizations, wall);
+  if (r->vtk_written) {
+    printf("wrote %s%sresults.pvd and %s%svtk/\n", dir, sep, dir, sep);
+  }
 }
 
 
@@ -306,9 +325,12 @@ int cmd_run(int argc, char** argv) {
     // leave nothing behind: the partial history, a history without its summary, new directories
     rd_closeHistory(&r.history, 0);
     rd_closeNetcdf(&r.netcdf, 0);
+    rd_closeVtk(&r.vtk, 0);
     if (committed) {
       size_t n = strlen(summary) - strlen("summary.json");
       strcpy(summary + n, "history.csv");
+      remove(summary);
+      strcpy(summary + n, "results.pvd");  // a failed run leaves no VTK index
       remove(summary);
     }
     if (dir) {
