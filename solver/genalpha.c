@@ -51,7 +51,21 @@ typedef struct {
   int* jrow;
   int* joff;    // offset of the row joint's rows within every column of joint J
   double* Ax;   // values of the correction matrix
+  // modified Newton across steps (solver.modified_newton): the state of the kept factorization
+  // of ls, saved in checkpoints (ga_historySave) so that a resumed run reuses the same matrix
+  double* Afact;  // nnz: the values ls was last factored with (NULL without modified Newton)
+  double h_fact;  // the step size of that matrix (0: none usable)
+  double mbar;    // its smallest translational diagonal (the multiplier scale of the norm)
+  double theta;   // contraction rate of the Newton corrections at the end of the last step
+  int keep;       // the last step converged fast: start the next one with this factorization
+  int fact_full;  // ls holds a full factorization of Afact (KLU: not a refactor)
 } gaSolver;
+
+
+// modified Newton: reuse the factorization while the corrections contract by this rate...
+#define GA_THETA_MAX 0.3
+// ...and carry it into the next step if the step took at most this many iterations
+#define GA_KEEP_ITER 5
 
 
 static size_t nd(size_t n) {
@@ -180,10 +194,13 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   for (int k = 0; k < m->nconstraint; k++) {
     w.sol[m->ndof + k] = -w.gam[k];
   }
-  rdLinSol* ls = ((gaSolver*)d->solver)->ls;
+  gaSolver* g = d->solver;
+  rdLinSol* ls = g->ls;
   st = rd_linsolFactor(ls, w.Ax);
   d->stats.factorizations++;
   ls->owner = NULL;
+  g->keep = 0;
+  g->h_fact = 0;
   if (st > 0) {
     char msg[1024];
     singular_message(m, ls->singular_col, msg, sizeof(msg));
@@ -379,8 +396,30 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
 }
 
 
-// corrector: Newton from the predicted state, then the final update
-static int ga_correct(const rdModel* m, rdData* d, double h) {
+// smallest positive translational diagonal of the matrix Ax (0 if none)
+static double mass_scale(const rdModel* m, const double* Ax) {
+  const rdPattern* pat = m->pattern;
+  double mbar = 0;
+  for (int i = 0; i < m->nnode; i++) {
+    for (int c3 = 0; c3 < 3; c3++) {
+      int col = m->node_dof[i] + c3;
+      for (int k = pat->Ap[col]; k < pat->Ap[col + 1]; k++) {
+        if (pat->Ai[k] == col && Ax[k] > 0 && (mbar == 0 || Ax[k] < mbar)) {
+          mbar = Ax[k];
+        }
+      }
+    }
+  }
+  return mbar;
+}
+
+
+// corrector: Newton from the predicted state, then the final update. Modified Newton
+// (solver.modified_newton) keeps the factorization of ls while the corrections contract by
+// theta = |dx_k| / |dx_k-1| < GA_THETA_MAX, also into the next steps when a step converged in
+// at most GA_KEEP_ITER iterations; it refactors when the rate degrades, when h changes, after a
+// failed step and after rd_initialize
+static int ga_correct_(const rdModel* m, rdData* d, double h) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;
   }
@@ -402,13 +441,17 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
   rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
   // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
   rdAsmStab x = {1, bh2 / (p.gamma * h), w.phi, w.Bc};
-  double err = 2, prev = 2;
-  int iter = 0, worst = 0;
-  while (iter < o->max_iter && err > 1) {
+  double err = 2, prev = 2, theta = g->theta;
+  int iter = 0, worst = 0, reuse = 0, done = 0;
+  while (iter < o->max_iter && !done) {
     iter++;
     update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
-    int reuse = o->modified_newton && iter > 1 && ls->factored && ls->owner == d &&
-                err < 0.25 * prev;
+    // the first iteration of a step: the last step's factorization if it converged fast with
+    // the same h; later ones: the current factorization while the corrections contract fast
+    // (the same h: rd_advance's steps to grid points differ from h in the last bits)
+    reuse = o->modified_newton && ls->factored && ls->owner == d &&
+            fabs(h - g->h_fact) <= 1e-10 * h &&
+            (iter == 1 ? g->keep : theta < GA_THETA_MAX);
     int st = rd_assembleEx(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, stab ? &x : NULL, w.r,
                            NULL, reuse ? NULL : w.Ax);
     if (st != RD_OK) {
@@ -425,6 +468,7 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
       w.sol[ndof + k] = -(stab ? x.cZ : 1) * w.r[ndof + k];
     }
     if (!reuse) {
+      long nfull = ls->nfactor;
       st = rd_linsolFactor(ls, w.Ax);
       d->stats.factorizations++;
       ls->owner = d;
@@ -436,6 +480,13 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
       }
       if (ls->rcond < d->stats.min_rcond) {
         d->stats.min_rcond = ls->rcond;
+      }
+      g->h_fact = h;
+      g->mbar = mass_scale(m, w.Ax);
+      if (g->Afact) {
+        // the history of a checkpoint (ga_historySave)
+        memcpy(g->Afact, w.Ax, (size_t)m->pattern->nnz * sizeof(double));
+        g->fact_full = ls->nfactor != nfull;
       }
     }
     st = rd_linsolSolve(ls, w.sol);
@@ -504,20 +555,9 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
     // beta h^2 dlambda / mbar, is below atol. lambda = solution / (beta h^2) carries the
     // round-off of phi over beta h^2, so a per-component (or per-joint) scale near zero -- the
     // far end of a chain -- cannot be met
-    double lmax = 0, mbar = 0;
+    double lmax = 0, mbar = g->mbar;  // of the last assembled matrix
     for (int k = 0; k < ncon; k++) {
       lmax = fmax(lmax, fabs(s->lambda[k]));
-    }
-    const rdPattern* pat = m->pattern;
-    for (int i = 0; i < nn; i++) {
-      for (int c3 = 0; c3 < 3; c3++) {
-        int col = m->node_dof[i] + c3;
-        for (int k = pat->Ap[col]; k < pat->Ap[col + 1]; k++) {
-          if (pat->Ai[k] == col && w.Ax[k] > 0 && (mbar == 0 || w.Ax[k] < mbar)) {
-            mbar = w.Ax[k];
-          }
-        }
-      }
     }
     double ltol = o->atol * (mbar > 0 ? mbar : 1) / bh2 + o->rtol * lmax;
     for (int k = 0; k < ncon; k++) {
@@ -530,9 +570,19 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
     }
     prev = err;
     err = ndof + ncon > 0 ? sqrt(sum / (ndof + ncon)) : 0;
+    // the rate: measured from the second iteration on; after a first iteration with the last
+    // step's matrix, that step's rate; after a fresh one, the correction against 2
+    if (iter > 1) {
+      theta = err / prev;
+    } else if (!reuse) {
+      theta = err / 2;
+    }
+    // with a kept matrix the convergence is linear: the error left after this correction is
+    // about theta / (1 - theta) err, which must be within the tolerance as well
+    done = err <= 1 && (!reuse || (theta < 1 && theta * err <= 1 - theta));
   }
   d->stats.newton_iterations += iter;
-  if (err > 1) {
+  if (!done) {
     char name[256];
     rd_unknownName(m, worst, name, sizeof(name));
     return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
@@ -541,11 +591,22 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
                     iter, s->t, h, err, name);
   }
   d->stats.last_newton_iterations = iter;
+  g->theta = theta;
+  g->keep = o->modified_newton && iter <= GA_KEEP_ITER && theta < GA_THETA_MAX;
   update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
   for (int k = 0; k < 6 * nn; k++) {
     s->a[k] += s->vd[k] * (1 - p.af) / (1 - p.am);
   }
   return RD_OK;
+}
+
+
+static int ga_correct(const rdModel* m, rdData* d, double h) {
+  int st = ga_correct_(m, d, h);
+  if (st != RD_OK && d->solver) {
+    ((gaSolver*)d->solver)->keep = 0;  // a failed step refactors at its retry
+  }
+  return st;
 }
 
 
@@ -586,6 +647,7 @@ static void ga_release(const rdModel* m, rdData* d) {
   rd_free(m->ctx, g->jrow);
   rd_free(m->ctx, g->joff);
   rd_free(m->ctx, g->Ax);
+  rd_free(m->ctx, g->Afact);
   rd_free(m->ctx, g);
   d->solver = NULL;
 }
@@ -675,6 +737,10 @@ static int ga_attach(const rdModel* m, rdData* d) {
   if (st == RD_OK && m->opt.formulation == RD_GA_STABILIZED && m->nconstraint > 0) {
     st = eta_pattern(m, g);
   }
+  if (st == RD_OK && m->opt.modified_newton) {
+    g->Afact = rd_calloc(m->ctx, (size_t)m->pattern->nnz + 1, sizeof(double));
+    st = g->Afact ? RD_OK : RD_ERR_NOMEM;
+  }
   if (st != RD_OK) {
     ga_release(m, d);
   }
@@ -683,33 +749,76 @@ static int ga_attach(const rdModel* m, rdData* d) {
 
 
 // checkpoints carry the linear solvers' factorization history (KLU's pivot order): the main
-// solver's, then the stabilized formulation's correction solver's
+// solver's, then the stabilized formulation's correction solver's; with modified Newton also
+// the kept factorization (GA_MN_HEAD doubles: usable, h_fact, mbar, theta, keep, fact_full;
+// then its values), which a resumed run refactors so that it reuses the same matrix
+enum { GA_MN_HEAD = 6 };
+
+
 static size_t ga_historySize(const rdModel* m, const rdData* d) {
-  (void)m;
   const gaSolver* g = d->solver;
-  return g ? sizeof(double) * (rd_linsolHistorySize(g->ls) + rd_linsolHistorySize(g->le)) : 0;
+  if (!g) {
+    return 0;
+  }
+  size_t n = rd_linsolHistorySize(g->ls) + rd_linsolHistorySize(g->le);
+  if (g->Afact) {
+    n += GA_MN_HEAD + (size_t)m->pattern->nnz;
+  }
+  return sizeof(double) * n;
 }
 
 
 static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
-  (void)m;
   const gaSolver* g = d->solver;
-  rd_linsolSaveHistory(g->ls, buf);
-  rd_linsolSaveHistory(g->le, (double*)buf + rd_linsolHistorySize(g->ls));
+  double* p = buf;
+  rd_linsolSaveHistory(g->ls, p);
+  p += rd_linsolHistorySize(g->ls);
+  rd_linsolSaveHistory(g->le, p);
+  p += rd_linsolHistorySize(g->le);
+  if (g->Afact) {
+    int usable = g->ls && g->ls->factored && g->ls->owner == d && g->h_fact > 0;
+    double head[GA_MN_HEAD] = {usable, g->h_fact, g->mbar, g->theta, g->keep, g->fact_full};
+    memcpy(p, head, sizeof(head));
+    memcpy(p + GA_MN_HEAD, g->Afact, (size_t)m->pattern->nnz * sizeof(double));
+  }
 }
 
 
 static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
-  (void)m;
   gaSolver* g = d->solver;
   if (!g) {
     return RD_OK;
   }
-  int st = g->ls ? rd_linsolLoadHistory(g->ls, buf) : RD_OK;
+  const double* p = buf;
+  int st = g->ls ? rd_linsolLoadHistory(g->ls, p) : RD_OK;
+  p += rd_linsolHistorySize(g->ls);
   if (st == RD_OK && g->le) {
-    st = rd_linsolLoadHistory(g->le, (const double*)buf + rd_linsolHistorySize(g->ls));
+    st = rd_linsolLoadHistory(g->le, p);
   }
-  return st;
+  p += rd_linsolHistorySize(g->le);
+  if (st != RD_OK || !g->Afact) {
+    return st;
+  }
+  g->keep = 0;
+  g->h_fact = 0;
+  g->theta = p[3];
+  if (p[0] == 0) {
+    return RD_OK;  // the next step factors
+  }
+  memcpy(g->Afact, p + GA_MN_HEAD, (size_t)m->pattern->nnz * sizeof(double));
+  g->fact_full = p[5] != 0;
+  // a full factorization of Afact is what the solver's own history rebuilt (KLU); otherwise
+  // factor Afact (KLU: a refactor with the saved pivot order, as in the saved run)
+  if (!g->fact_full || rd_linsolHistorySize(g->ls) == 0) {
+    st = rd_linsolFactor(g->ls, g->Afact);
+  }
+  if (st == RD_OK) {
+    g->ls->owner = d;
+    g->h_fact = p[1];
+    g->mbar = p[2];
+    g->keep = p[4] != 0;
+  }
+  return st > 0 ? RD_OK : st;  // singular: the next step factors again and says so
 }
 
 

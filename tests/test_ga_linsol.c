@@ -169,6 +169,9 @@ int main(void) {
   printf("modified Newton: %ld factorizations (full Newton %ld), difference %.3e\n", nf, nf_ref,
          e);
   CHECK(nf < nf_ref);
-  CHECK(e < 1e-8);
+  // modified Newton stops within the Newton tolerance (atol 1e-10 here), full Newton far inside
+  // it; the velocities carry the difference times gamma / (beta h) = 2000 (test_ga_modified.c
+  // checks it in units of the tolerance)
+  CHECK(e < 1e-6);
   return TEST_SUMMARY();
 }

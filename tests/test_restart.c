@@ -9,7 +9,9 @@
 #include "test_macros.h"
 
 // heavy symmetric top pinned at the origin (gravity), with a time-varying moment on top
-static rdModel* build(rdContext* ctx, const char* method, int extra_node) {
+// modified (a linear solver name, NULL for none): solver.modified_newton = true with that
+// solver (generalized-alpha keeps its factorization across steps; the checkpoint carries it)
+static rdModel* build(rdContext* ctx, const char* method, int extra_node, const char* modified) {
   rdSpec* s = NULL;
   rd_createSpec(ctx, &s);
   rdNodeDef n = rd_defaultNodeDef();
@@ -50,6 +52,10 @@ static rdModel* build(rdContext* ctx, const char* method, int extra_node) {
   rds_setGravity(s, (double[3]){0, 0, -10});
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "0.01");
+  if (modified) {
+    rds_setOption(s, "solver.modified_newton", "true");
+    rds_setOption(s, "solver.linear_solver", modified);
+  }
   rdModel* m = NULL;
   if (rd_compile(s, &m) != RD_OK) {
     printf("compile failed: %s\n", rd_lastError(ctx));
@@ -78,9 +84,9 @@ static int same_state(const rdModel* m, const rdData* a, const rdData* b) {
 }
 
 
-static void test_method(rdContext* ctx, const char* method, const char* path, int* tested,
-                        const char** first_ok) {
-  rdModel* m = build(ctx, method, 0);
+static void test_method(rdContext* ctx, const char* method, const char* modified, const char* path,
+                        int* tested, const char** first_ok) {
+  rdModel* m = build(ctx, method, 0, modified);
   rdData *full = NULL, *first = NULL, *resumed = NULL;
   if (!m || rd_createData(m, &full) != RD_OK) {
     rd_destroyModel(&m);
@@ -100,11 +106,13 @@ static void test_method(rdContext* ctx, const char* method, const char* path, in
   CHECK(rd_readCheckpoint(m, resumed, path) == RD_OK);
   CHECK(rd_isInitialized(resumed));
   CHECK(rd_advance(m, resumed, 1.0, NULL, NULL) == RD_OK);
-  CHECK_MSG(same_state(m, full, resumed), "method %s: resumed run differs", method);
+  CHECK_MSG(same_state(m, full, resumed), "method %s%s%s: resumed run differs", method,
+            modified ? ", modified Newton with " : "", modified ? modified : "");
   rdStats a, b;
   rd_getStats(full, &a);
   rd_getStats(resumed, &b);
   CHECK(a.steps == b.steps && a.load_evaluations == b.load_evaluations);
+  CHECK(a.newton_iterations == b.newton_iterations);
   rd_destroyData(&full);
   rd_destroyData(&first);
   rd_destroyData(&resumed);
@@ -113,8 +121,8 @@ static void test_method(rdContext* ctx, const char* method, const char* path, in
 
 
 static void test_bad_files(rdContext* ctx, const char* method, const char* path) {
-  rdModel* m = build(ctx, method, 0);
-  rdModel* other = build(ctx, method, 1);
+  rdModel* m = build(ctx, method, 0, NULL);
+  rdModel* other = build(ctx, method, 1, NULL);
   rdData *d = NULL, *e = NULL;
   if (rd_createData(m, &d) != RD_OK || rd_createData(other, &e) != RD_OK) {
     rd_destroyData(&d);
@@ -165,8 +173,13 @@ int main(void) {
   const char* first_ok = NULL;
   for (int k = 0; k < RD_METHOD_COUNT; k++) {
     if (k != RD_METHOD_STATIC) {
-      test_method(ctx, rd_methodName(k), path, &tested, &first_ok);
+      test_method(ctx, rd_methodName(k), NULL, path, &tested, &first_ok);
     }
+  }
+  // the factorization kept across steps by modified Newton, with every linear solver
+  const char* linsol[] = {"klu", "umfpack", "dense"};
+  for (int k = 0; k < 3; k++) {
+    test_method(ctx, "generalized_alpha", linsol[k], path, &tested, &first_ok);
   }
   printf("restart checked for %d methods\n", tested);
   CHECK(tested >= 1);

@@ -225,24 +225,28 @@ run check "$decks/fails_midway.yaml" --set solver.method=nmb
 expect_rc 2 "check with a method that cannot handle the model"
 
 # --- exact restart through the CLI: a run stopped with --checkpoint and continued with --resume
-# ends on the same final row, bit for bit, as the uninterrupted run (each linear solver)
+# ends on the same final row, bit for bit, as the uninterrupted run (each linear solver, full and
+# modified Newton: the factorization kept across steps travels in the checkpoint)
 top="$src/input/heavy_top.yaml"
 for ls in klu umfpack dense; do
-  common="--set solver.linear_solver=$ls --set output.every=1000"
-  # shellcheck disable=SC2086
-  run run "$top" -o "$work/full" --set solver.final_time=0.5 $common
-  expect_rc 0 "restart ($ls): full run"
-  # shellcheck disable=SC2086
-  run run "$top" -o "$work/first" --set solver.final_time=0.2 --checkpoint "$work/top.ckpt" $common
-  expect_rc 0 "restart ($ls): first part with --checkpoint"
-  # shellcheck disable=SC2086
-  run run "$top" -o "$work/second" --set solver.final_time=0.5 --resume "$work/top.ckpt" $common
-  expect_rc 0 "restart ($ls): second part with --resume"
-  if [ "$(tail -n 1 "$work/full/history.csv")" = "$(tail -n 1 "$work/second/history.csv")" ]; then
-    ok
-  else
-    fail "restart ($ls): the resumed run's last row differs from the full run's"
-  fi
+  for mn in false true; do
+    case="$ls, modified_newton=$mn"
+    common="--set solver.linear_solver=$ls --set solver.modified_newton=$mn --set output.every=1000"
+    # shellcheck disable=SC2086
+    run run "$top" -o "$work/full" --set solver.final_time=0.5 $common
+    expect_rc 0 "restart ($case): full run"
+    # shellcheck disable=SC2086
+    run run "$top" -o "$work/first" --set solver.final_time=0.2 --checkpoint "$work/top.ckpt" $common
+    expect_rc 0 "restart ($case): first part with --checkpoint"
+    # shellcheck disable=SC2086
+    run run "$top" -o "$work/second" --set solver.final_time=0.5 --resume "$work/top.ckpt" $common
+    expect_rc 0 "restart ($case): second part with --resume"
+    if [ "$(tail -n 1 "$work/full/history.csv")" = "$(tail -n 1 "$work/second/history.csv")" ]; then
+      ok
+    else
+      fail "restart ($case): the resumed run's last row differs from the full run's"
+    fi
+  done
 done
 run run "$top" -o "$work/bad" --resume "$top"
 expect_rc 4 "--resume with a file that is not a checkpoint"
