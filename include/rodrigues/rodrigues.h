@@ -25,7 +25,6 @@
 #include "rodrigues/restart.h"
 #include "rodrigues/output_netcdf.h"
 #include "rodrigues/output_vtk.h"
-#include "rodrigues/output_vtk.h"
 #include "rodrigues/import.h"
 
 #endif  // RODRIGUES_H
