@@ -2,7 +2,7 @@
 // Cost of generalized-alpha per step and per Newton iteration: heavy top and revolute chains.
 //
 // usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]
-//                 [--horizontal]
+//                 [--horizontal] [--solver NAME]
 //
 // 1. Heavy top (benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
 //    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
@@ -13,7 +13,8 @@
 //    per step and body, and the ratios of the cost per body to that of N = 10 (linear growth:
 //    ratios near 1). --horizontal: the chain is released at rest from the horizontal instead
 //    (N = 10, 30, 100, 1000, 10^4), the case where the multipliers far from the pin are near
-//    zero while those at the pin are large (a test of the Newton norm).
+//    zero while those at the pin are large (a test of the Newton norm). --solver NAME: only
+//    that backend's rows (full and modified Newton).
 // 3. For each case, the phases of one Newton iteration timed in isolation at the final state
 //    (median of repeated calls): assembly of the residual and matrix (rd_assemble), numeric
 //    factorization (rd_linsolFactor: a KLU refactor once a factorization exists) and solve
@@ -303,6 +304,7 @@ static void header(void) {
 
 int main(int argc, char** argv) {
   int repeat = 5, nmax = 10000, do_top = 1, do_chain = 1;
+  const char* only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       repeat = atoi(argv[++i]);
@@ -318,9 +320,11 @@ int main(int argc, char** argv) {
       do_top = 0;
     } else if (!strcmp(argv[i], "--horizontal")) {
       g_horizontal = 1;
+    } else if (!strcmp(argv[i], "--solver") && i + 1 < argc) {
+      only = argv[++i];
     } else {
       fprintf(stderr, "usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] "
-                      "[--chain-only] [--horizontal]\n");
+                      "[--chain-only] [--horizontal] [--solver NAME]\n");
       return 2;
     }
   }
@@ -338,6 +342,9 @@ int main(int argc, char** argv) {
   header();
   if (do_top) {
     for (int k = 0; k < nb; k++) {
+      if (only && strcmp(only, backends[k].linsol)) {
+        continue;
+      }
       result r = run(ctx, top_maker, 1, &backends[k], 10000, repeat);
       print_row("heavy_top", 1, &backends[k], &r);
     }
@@ -347,6 +354,9 @@ int main(int argc, char** argv) {
     const int* sz = g_horizontal ? hsizes : sizes;
     int nsz = g_horizontal ? 5 : 4;
     for (int k = 0; k < nb; k++) {
+      if (only && strcmp(only, backends[k].linsol)) {
+        continue;
+      }
       double base = 0;
       for (int i = 0; i < nsz && sz[i] <= nmax; i++) {
         int N = sz[i];
