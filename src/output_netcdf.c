@@ -8,6 +8,11 @@
 #include "model_impl.h"
 #include "rodrigues/output_netcdf.h"
 #include "rodrigues/query.h"
+#include "beam.h"
+#include "data_impl.h"
+
+// beams whose section forces go to the file (more are left out, see docs/cli.md)
+#define RD_NETCDF_MAXBEAM 1024
 
 enum { V_TIME, V_POS, V_QUAT, V_VEL, V_W, V_WB, V_KE, V_PE, V_TE, V_NEWTON, V_COUNT };
 enum { R_FORCE, R_MOMENT, R_COUNT };
@@ -24,6 +29,12 @@ struct rdNetcdf_ {
   char* path;      // final name
   char* partial;   // name while writing
   double* buf;     // max(nout x 4, njoint x 3) staging
+  // beam section forces at every beam's quadrature points (when the model has beams)
+  int nqp;         // quadrature points of all beams
+  int svar[2];     // beam_section_position, beam_section_force
+  double* sx;      // nqp x 3
+  double* sf;      // nqp x 6
+  double* swork;   // residual (6 n) + kernel workspace of the largest beam
 };
 
 #define RD_MAGIC_NETCDF 0x52444e43u
@@ -38,6 +49,9 @@ static void free_nc(rdNetcdf* nc) {
   rd_free(ctx, nc->path);
   rd_free(ctx, nc->partial);
   rd_free(ctx, nc->buf);
+  rd_free(ctx, nc->sx);
+  rd_free(ctx, nc->sf);
+  rd_free(ctx, nc->swork);
   nc->magic = 0;
   rd_free(ctx, nc);
 }
@@ -113,6 +127,37 @@ static int define(rdNetcdf* nc, const rdModel* m) {
       return e;
     }
   }
+  if (nc->nqp > 0) {
+    int dq, d6;
+    if ((e = nc_def_dim(id, "qpoint", (size_t)nc->nqp, &dq)) ||
+        (e = nc_def_dim(id, "six", 6, &d6))) {
+      return e;
+    }
+    int tq3[3] = {dt, dq, d3}, tq6[3] = {dt, dq, d6};
+    const char* desc[2] = {"beam quadrature point position, global frame",
+                           "beam section force (N) and moment (M), section frame"};
+    const char* unit[2] = {"m", "N, N m"};
+    if ((e = nc_def_var(id, "beam_section_position", NC_DOUBLE, 3, tq3, &nc->svar[0])) ||
+        (e = nc_def_var(id, "beam_section_force", NC_DOUBLE, 3, tq6, &nc->svar[1]))) {
+      return e;
+    }
+    for (int k = 0; k < 2; k++) {
+      if ((e = nc_put_att_text(id, nc->svar[k], "units", strlen(unit[k]), unit[k])) ||
+          (e = nc_put_att_text(id, nc->svar[k], "long_name", strlen(desc[k]), desc[k]))) {
+        return e;
+      }
+    }
+    // beam b owns quadrature points beam_qpoint_offset[b] .. beam_qpoint_offset[b+1]-1
+    int off[RD_NETCDF_MAXBEAM + 1];
+    int nb = m->nbeam < RD_NETCDF_MAXBEAM ? m->nbeam : RD_NETCDF_MAXBEAM;
+    off[0] = 0;
+    for (int b = 0; b < nb; b++) {
+      off[b + 1] = off[b] + rd_beamQuadPoints(m->beam[b].kernel);
+    }
+    if ((e = nc_put_att_int(id, NC_GLOBAL, "beam_qpoint_offset", NC_INT, (size_t)nb + 1, off))) {
+      return e;
+    }
+  }
   // node names as a comma-separated global attribute, in node-dimension order
   size_t len = 1;
   for (int k = 0; k < m->nout; k++) {
@@ -163,7 +208,20 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   size_t nbuf = 4 * (size_t)m->nout > 3 * (size_t)m->njoint ? 4 * (size_t)m->nout
                                                               : 3 * (size_t)m->njoint;
   nc->buf = rd_calloc(m->ctx, nbuf + 1, sizeof(double));
-  if (!nc->path || !nc->partial || !nc->buf) {
+  size_t swork = 0;
+  for (int b = 0; b < m->nbeam && b < RD_NETCDF_MAXBEAM; b++) {
+    const rdBeam* k = m->beam[b].kernel;
+    nc->nqp += rd_beamQuadPoints(k);
+    size_t need = 6 * (size_t)m->beam[b].def.nnode + rd_beamWorkSize(k);
+    swork = need > swork ? need : swork;
+  }
+  if (nc->nqp > 0) {
+    nc->sx = rd_calloc(m->ctx, 3 * (size_t)nc->nqp, sizeof(double));
+    nc->sf = rd_calloc(m->ctx, 6 * (size_t)nc->nqp, sizeof(double));
+    nc->swork = rd_calloc(m->ctx, swork, sizeof(double));
+  }
+  if (!nc->path || !nc->partial || !nc->buf ||
+      (nc->nqp > 0 && (!nc->sx || !nc->sf || !nc->swork))) {
     free_nc(nc);
     return RD_ERR_NOMEM;
   }
@@ -230,6 +288,32 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
     }
     size_t start[3] = {nc->record, 0, 0}, count[3] = {1, (size_t)nc->njoint, 3};
     e = nc_put_vara_double(nc->ncid, nc->rvar[k], start, count, nc->buf);
+  }
+  // beam section forces: a residual-only evaluation in the writer's own scratch
+  if (!e && nc->nqp > 0) {
+    int g0 = 0;
+    for (int b = 0; b < m->nbeam && b < RD_NETCDF_MAXBEAM; b++) {
+      const rdModelBeam* mb = &m->beam[b];
+      double* res = nc->swork;
+      double* work = res + 6 * (size_t)mb->def.nnode;
+      int st = rd_beamEvalWork(mb->kernel, work, d->s.q, d->s.v, d->s.vd, NULL, res, NULL, NULL,
+                               NULL);
+      if (st != RD_OK) {
+        return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "NetCDF '%s': beam '%s': section forces failed",
+                        nc->path, mb->def.name);
+      }
+      int nq = rd_beamQuadPoints(mb->kernel);
+      for (int g = 0; g < nq; g++) {
+        rd_beamQuadForcesWork(mb->kernel, work, g, nc->sx + 3 * (g0 + g), nc->sf + 6 * (g0 + g));
+      }
+      g0 += nq;
+    }
+    size_t start[3] = {nc->record, 0, 0}, c3[3] = {1, (size_t)nc->nqp, 3};
+    size_t c6[3] = {1, (size_t)nc->nqp, 6};
+    e = nc_put_vara_double(nc->ncid, nc->svar[0], start, c3, nc->sx);
+    if (!e) {
+      e = nc_put_vara_double(nc->ncid, nc->svar[1], start, c6, nc->sf);
+    }
   }
   double ke = 0, pe = 0;
   rd_getEnergy(m, d, &ke, &pe);

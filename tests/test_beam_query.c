@@ -2,9 +2,11 @@
 // rd_getBeamSectionForces against statics: on a cantilever with a tip force P, every section
 // carries the shear P and the bending moment P (L - x) (small deflection: P scaled down).
 #include <math.h>
+#include <netcdf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
@@ -105,6 +107,25 @@ int main(void) {
   CHECK(worst_shear < 1e-3);
   CHECK(worst_moment < 1e-3);
   CHECK(worst_other < 1e-3);
+  // the NetCDF writer stores the same section forces
+  char path[] = "/tmp/rd_beamnc_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  rdNetcdf* nc = NULL;
+  CHECK(rd_createNetcdf(m, path, &nc) == RD_OK);
+  CHECK(rd_writeNetcdf(nc, m, d) == RD_OK);
+  CHECK(rd_closeNetcdf(&nc, 1) == RD_OK);
+  int id, var, off[2] = {-1, -1};
+  double Fn[64 * 6];
+  size_t start[3] = {0, 0, 0}, count[3] = {1, (size_t)nq, 6};
+  CHECK(nc_open(path, NC_NOWRITE, &id) == NC_NOERR);
+  CHECK(nc_inq_varid(id, "beam_section_force", &var) == NC_NOERR);
+  CHECK(nc_get_vara_double(id, var, start, count, Fn) == NC_NOERR);
+  CHECK(nc_get_att_int(id, NC_GLOBAL, "beam_qpoint_offset", off) == NC_NOERR);
+  CHECK(off[0] == 0 && off[1] == nq);
+  CHECK(!memcmp(Fn, F, sizeof(double) * 6 * (size_t)nq));
+  nc_close(id);
+  remove(path);
   // misuse
   CHECK(rd_getBeamSectionForces(m, d, 1, &nq, x, F) == RD_ERR_ARG);
   CHECK(rd_getBeamSectionForces(m, d, 0, NULL, x, F) == RD_ERR_ARG);

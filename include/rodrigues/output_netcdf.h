@@ -14,7 +14,9 @@ typedef struct rdNetcdf_ rdNetcdf;
 // angular_velocity_body (time, node, vec3); orientation (time, node, quat: w,x,y,z);
 // kinetic_energy, potential_energy, total_energy (time); newton_iterations (time); with joints,
 // dimension joint and reaction_force, reaction_moment (time, joint, vec3; rd_getJointReaction),
-// joint names in the global attribute joint_names.
+// joint names in the global attribute joint_names; with beams, dimensions qpoint and six and
+// beam_section_position (time, qpoint, vec3), beam_section_force (time, qpoint, six: N then M,
+// section frame), beam b owning qpoints beam_qpoint_offset[b] .. [b+1]-1 (global attribute).
 // Returns RD_OK, RD_ERR_IO or RD_ERR_NOMEM.
 RD_API int rd_createNetcdf(const rdModel* model, const char* path, rdNetcdf** nc);
 
