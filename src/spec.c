@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The editable model spec: definitions are validated locally and copied in.
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -713,6 +714,42 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
 }
 
 
+// 1 if an item of v (items of `size` bytes, a `const char*` name at `name_offset`) is named
+// `name`: for the definitions kept in lists of their own, outside rds_find's kinds
+static int name_taken(const rdVec* v, size_t size, size_t name_offset, const char* name) {
+  for (int i = 0; i < v->count; i++) {
+    const char* nm;
+    memcpy(&nm, (const char*)v->items + (size_t)i * size + name_offset, sizeof(nm));
+    if (nm && !strcmp(nm, name)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+// push a definition `item` (of `size` bytes) whose *name and *nodes (nnode entries) still point
+// at the caller's memory: both are replaced by copies owned by the spec first. Returns the
+// index or RD_ERR_NOMEM (nothing kept).
+static int push_with_nodes(rdSpec* s, rdVec* v, void* item, size_t size, const char** name,
+                           const int** nodes, int nnode) {
+  char* nm = rd_strdup(s->ctx, *name);
+  int* nd = rd_alloc(s->ctx, sizeof(int) * (size_t)nnode);
+  int idx = RD_ERR_NOMEM;
+  if (nm && nd) {
+    memcpy(nd, *nodes, sizeof(int) * (size_t)nnode);
+    *name = nm;
+    *nodes = nd;
+    idx = vec_push(s->ctx, v, item, size);
+  }
+  if (idx < 0) {
+    rd_free(s->ctx, nm);
+    rd_free(s->ctx, nd);
+  }
+  return idx;
+}
+
+
 rdLoadCallbackDef rd_defaultLoadCallbackDef(void) {
   rdLoadCallbackDef d;
   memset(&d, 0, sizeof(d));
@@ -729,29 +766,16 @@ int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
   if (st < 0) {
     return st;
   }
-  for (int i = 0; i < s->callbacks.count; i++) {
-    if (!strcmp(ITEM(s->callbacks, rdLoadCallbackDef, i).name, def->name)) {
-      return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate load name '%s'", def->name);
-    }
+  if (name_taken(&s->callbacks, sizeof(rdLoadCallbackDef),
+                 offsetof(rdLoadCallbackDef, name), def->name)) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate load name '%s'", def->name);
   }
   if (!def->callback || def->nnode < 1 || !def->nodes) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "load callback '%s': needs a callback and >= 1 node",
                     def->name);
   }
   rdLoadCallbackDef d = *def;
-  d.name = rd_strdup(s->ctx, def->name);
-  int* nodes = rd_alloc(s->ctx, sizeof(int) * (size_t)def->nnode);
-  int idx = RD_ERR_NOMEM;
-  if (d.name && nodes) {
-    memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
-    d.nodes = nodes;
-    idx = vec_push(s->ctx, &s->callbacks, &d, sizeof(d));
-  }
-  if (idx < 0) {
-    rd_free(s->ctx, (void*)d.name);
-    rd_free(s->ctx, nodes);
-  }
-  return idx;
+  return push_with_nodes(s, &s->callbacks, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
 }
 
 
@@ -771,29 +795,16 @@ int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
   if (st < 0) {
     return st;
   }
-  for (int i = 0; i < s->users.count; i++) {
-    if (!strcmp(ITEM(s->users, rdUserElementDef, i).name, def->name)) {
-      return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
-    }
+  if (name_taken(&s->users, sizeof(rdUserElementDef), offsetof(rdUserElementDef, name),
+                 def->name)) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
   }
   if (!def->callback || def->nnode < 1 || !def->nodes) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "user element '%s': needs a callback and >= 1 node",
                     def->name);
   }
   rdUserElementDef d = *def;
-  d.name = rd_strdup(s->ctx, def->name);
-  int* nodes = rd_alloc(s->ctx, sizeof(int) * (size_t)def->nnode);
-  int idx = RD_ERR_NOMEM;
-  if (d.name && nodes) {
-    memcpy(nodes, def->nodes, sizeof(int) * (size_t)def->nnode);
-    d.nodes = nodes;
-    idx = vec_push(s->ctx, &s->users, &d, sizeof(d));
-  }
-  if (idx < 0) {
-    rd_free(s->ctx, (void*)d.name);
-    rd_free(s->ctx, nodes);
-  }
-  return idx;
+  return push_with_nodes(s, &s->users, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
 }
 
 
