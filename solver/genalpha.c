@@ -117,11 +117,9 @@ static void carve(const rdModel* m, rdData* d, gaWork* w) {
 
 
 static int ga_check(const rdModel* m) {
-  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD) {
-    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
-                    "generalized_alpha: solver.linear_solver = cholmod is not supported: the "
-                    "iteration matrix is an unsymmetric saddle-point matrix (gyroscopic and "
-                    "tangent-operator terms, zero multiplier block); use klu, umfpack or dense");
+  int st = rd_linsolCheckModel(m, m->opt.linear_solver, "generalized_alpha");
+  if (st != RD_OK) {
+    return st;
   }
   if (!m->pattern) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
@@ -732,8 +730,11 @@ static int ga_attach(const rdModel* m, rdData* d) {
   if (m->pattern->n == 0) {
     return RD_OK;
   }
-  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
+  int st = rd_linsolCreate(m->ctx, rd_linsolChoose(m, m->opt.linear_solver), m->pattern->n, m->pattern->Ap,
                            m->pattern->Ai, &g->ls);
+  if (g->ls) {
+    g->ls->model = m;
+  }
   if (st == RD_OK && m->opt.formulation == RD_GA_STABILIZED && m->nconstraint > 0) {
     st = eta_pattern(m, g);
   }

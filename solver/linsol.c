@@ -2,8 +2,10 @@
 // Linear-solver front end: backend selection and the common create/factor/solve/destroy.
 #include "linsol.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "model_impl.h"
 #include "options.h"
 
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
@@ -22,11 +24,8 @@ int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* A
       ops = &rd_linsolDense;
       break;
     case RD_LINSOL_CHOLMOD:
-      return RD_ERROR(ctx, RD_ERR_UNSUPPORTED,
-                      "solver.linear_solver = cholmod: the generalized-alpha iteration matrix is "
-                      "an unsymmetric saddle-point matrix (gyroscopic and tangent-operator terms, "
-                      "zero multiplier block), which Cholesky cannot factor; use klu, umfpack or "
-                      "dense");
+      ops = &rd_linsolCholmod;
+      break;
     default:
       return RD_ERROR(ctx, RD_ERR_ARG, "unknown linear solver %d", kind);
   }
@@ -49,6 +48,64 @@ int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* A
   }
   *out = s;
   return RD_OK;
+}
+
+
+// why CHOLMOD cannot factor model m's matrices (into buf), or 0 if the structure allows it
+static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
+  if (m->nconstraint > 0) {
+    snprintf(buf, size,
+             "needs a symmetric positive definite matrix, but the %d constraint equations of the "
+             "joints add Lagrange multipliers (a saddle-point matrix, indefinite); use klu, "
+             "umfpack or dense", m->nconstraint);
+    return 1;
+  }
+  for (int i = 0; i < m->nnode; i++) {
+    if (m->node_kind[i] == RD_NODE_RIGID) {
+      snprintf(buf, size,
+               "needs a symmetric matrix, but node '%s' rotates (gyroscopic and tangent-operator "
+               "terms are not symmetric); cholmod is for models of point masses and springs; use "
+               "klu", m->node_name[i]);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+int rd_linsolCheckModel(const rdModel* m, int kind, const char* who) {
+  char why[512];
+  if (kind == RD_LINSOL_CHOLMOD && cholmod_obstacle(m, why, sizeof(why))) {
+    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED, "%s: solver.linear_solver = cholmod %s", who, why);
+  }
+  return RD_OK;
+}
+
+
+int rd_linsolChoose(const rdModel* m, int kind) {
+  if (kind != RD_LINSOL_AUTO) {
+    return kind;
+  }
+  // CHOLMOD where the matrix is certainly symmetric: no joints, no rotations, no dampers (their
+  // tangent is unsymmetric once they move), no host code of unknown symmetry; and large enough
+  // for its supernodes to pay (bench/ga_lattice)
+  char why[512];
+  if (cholmod_obstacle(m, why, sizeof(why)) || m->nuser > 0 ||
+      m->ndof < RD_LINSOL_CHOLMOD_MIN_DOF) {
+    return RD_LINSOL_KLU;
+  }
+  for (int k = 0; k < m->ncallback; k++) {
+    if (m->callback[k].jacobian) {
+      return RD_LINSOL_KLU;
+    }
+  }
+  for (int e = 0; e < m->nelem; e++) {
+    const rdElemDef* ed = &m->elem[e].def;
+    if (ed->type == RD_ELEM_SPRING && ed->u.spring.damping != 0) {
+      return RD_LINSOL_KLU;
+    }
+  }
+  return RD_LINSOL_CHOLMOD;
 }
 
 

@@ -4,6 +4,7 @@
 #define RD_LINSOL_H
 
 #include "core.h"
+#include "rodrigues/model.h"
 
 typedef struct rdLinSol_ rdLinSol;
 
@@ -38,12 +39,15 @@ struct rdLinSol_ {
   // for backends that factor from scratch every time)
   double* pivot_values;  // Ap[n] values
   int has_pivots;        // pivot_values holds a factorization's values
+  const rdModel* model;  // optional (set by the stepper): names unknowns in messages
   void* impl;          // backend data
 };
 
 // Create and analyse a solver of kind `kind` (RD_LINSOL_*; AUTO = KLU) for the n x n CSC
-// pattern (Ap, Ai). RD_ERR_UNSUPPORTED for CHOLMOD (the iteration matrix is an unsymmetric
-// saddle-point matrix), RD_ERR_NOMEM, RD_ERR_LIBRARY.
+// pattern (Ap, Ai). CHOLMOD needs a structurally symmetric pattern and, at every
+// factorization, a numerically symmetric matrix (RD_ERR_UNSUPPORTED otherwise); a matrix that is
+// not positive definite is RD_RECOVER_SINGULAR with singular_col at the failing pivot.
+// RD_ERR_NOMEM, RD_ERR_LIBRARY.
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
                     rdLinSol** out);
 
@@ -71,6 +75,21 @@ void rd_linsolDestroy(rdLinSol** s);
 extern const rdLinSolOps rd_linsolKlu;
 extern const rdLinSolOps rd_linsolUmfpack;
 extern const rdLinSolOps rd_linsolDense;
+extern const rdLinSolOps rd_linsolCholmod;
+
+// RD_OK if backend `kind` can factor the iteration matrices of model m; otherwise raises
+// RD_ERR_UNSUPPORTED with the reason (CHOLMOD: no constraints, no rotational nodes).
+int rd_linsolCheckModel(const rdModel* m, int kind, const char* who);
+
+// The backend for model m: `kind` itself unless RD_LINSOL_AUTO, which is CHOLMOD for models
+// whose matrix is certainly symmetric (no joints, rotations, dampers or host Jacobians) and
+// with at least RD_LINSOL_CHOLMOD_MIN_DOF unknowns, else KLU (measured: bench/ga_lattice,
+// bench/ga_chain, docs/performance.md).
+int rd_linsolChoose(const rdModel* m, int kind);
+
+// AUTO picks CHOLMOD from this many unknowns on (bench/ga_lattice: 1.55x KLU's time at 192
+// unknowns, 0.74x at 375)
+#define RD_LINSOL_CHOLMOD_MIN_DOF 300
 
 // smallest acceptable reciprocal condition estimate before a full refactorization
 #define RD_LINSOL_RCOND_MIN 1e-14

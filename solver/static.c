@@ -60,10 +60,9 @@ static void carve(const rdModel* m, rdData* d, stWork* w) {
 
 
 static int st_check(const rdModel* m) {
-  if (m->opt.linear_solver == RD_LINSOL_CHOLMOD) {
-    return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
-                    "static: solver.linear_solver = cholmod is not supported: the matrix is a "
-                    "saddle-point matrix with tangent-operator terms; use klu, umfpack or dense");
+  int st = rd_linsolCheckModel(m, m->opt.linear_solver, "static");
+  if (st != RD_OK) {
+    return st;
   }
   if (!m->pattern) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "static: the model has no matrix pattern");
@@ -264,8 +263,11 @@ static int st_attach(const rdModel* m, rdData* d) {
     return RD_OK;
   }
   rdLinSol* ls = NULL;
-  int st = rd_linsolCreate(m->ctx, m->opt.linear_solver, m->pattern->n, m->pattern->Ap,
+  int st = rd_linsolCreate(m->ctx, rd_linsolChoose(m, m->opt.linear_solver), m->pattern->n, m->pattern->Ap,
                            m->pattern->Ai, &ls);
+  if (ls) {
+    ls->model = m;
+  }
   d->solver = ls;
   return st;
 }
