@@ -8,8 +8,8 @@
 //    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
 //    runs (default 5), Newton iterations and factorizations per step (rdStats).
 // 2. A chain of N rigid bodies (unit rods) joined by revolute joints (axis y), the first to the
-//    ground, hanging and set swinging (see chain()), h = 1e-3, for N = 10, 100, 1000, 10^4
-//    (up to --nmax) with the same backends (dense only for N <= 100): microseconds per step and
+//    ground, hanging and set swinging (see chain()), h = 1e-3, for N = 10, 100, 1000, 3000,
+//    10^4 (default --nmax), 3 10^4 and 10^5 (up to --nmax) with the same backends (dense only for N <= 100): microseconds per step and
 //    per step and body, and the ratios of the cost per body to that of N = 10 (linear growth:
 //    ratios near 1). --horizontal: the chain is released at rest from the horizontal instead
 //    (N = 10, 30, 100, 1000, 10^4), the case where the multipliers far from the pin are near
@@ -350,9 +350,10 @@ int main(int argc, char** argv) {
     }
   }
   if (do_chain) {
-    static const int sizes[] = {10, 100, 1000, 10000}, hsizes[] = {10, 30, 100, 1000, 10000};
+    static const int sizes[] = {10, 100, 1000, 3000, 10000, 30000, 100000},
+                     hsizes[] = {10, 30, 100, 1000, 10000};
     const int* sz = g_horizontal ? hsizes : sizes;
-    int nsz = g_horizontal ? 5 : 4;
+    int nsz = g_horizontal ? 5 : 7;
     for (int k = 0; k < nb; k++) {
       if (only && strcmp(only, backends[k].linsol)) {
         continue;
@@ -364,7 +365,7 @@ int main(int argc, char** argv) {
           continue;
         }
         // about the same work per size: fewer steps for long chains
-        int nstep = N <= 10 ? 2000 : N <= 100 ? 400 : N <= 1000 ? 40 : 8;
+        int nstep = N <= 10 ? 2000 : N <= 100 ? 400 : N <= 1000 ? 40 : N <= 10000 ? 8 : 4;
         int rep = N >= 10000 ? (repeat < 3 ? repeat : 3) : repeat;
         result r = run(ctx, chain, N, &backends[k], nstep, rep);
         print_row("chain", N, &backends[k], &r);
