@@ -2,7 +2,7 @@
 // Cost of generalized-alpha per step and per Newton iteration: heavy top and revolute chains.
 //
 // usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]
-//                 [--horizontal] [--solver NAME]
+//                 [--horizontal] [--solver NAME] [--nmin N] [--newton full|modified]
 //
 // 1. Heavy top (benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
 //    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
@@ -14,7 +14,7 @@
 //    ratios near 1). --horizontal: the chain is released at rest from the horizontal instead
 //    (N = 10, 30, 100, 1000, 10^4), the case where the multipliers far from the pin are near
 //    zero while those at the pin are large (a test of the Newton norm). --solver NAME: only
-//    that backend's rows (full and modified Newton).
+//    that backend's rows; --newton: only full or modified Newton; --nmin: chains from N on.
 // 3. For each case, the phases of one Newton iteration timed in isolation at the final state
 //    (median of repeated calls): assembly of the residual and matrix (rd_assemble), numeric
 //    factorization (rd_linsolFactor: a KLU refactor once a factorization exists) and solve
@@ -303,13 +303,18 @@ static void header(void) {
 
 
 int main(int argc, char** argv) {
-  int repeat = 5, nmax = 10000, do_top = 1, do_chain = 1;
+  int repeat = 5, nmin = 0, nmax = 10000, do_top = 1, do_chain = 1, newton = -1;
   const char* only = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       repeat = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--nmax") && i + 1 < argc) {
       nmax = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--nmin") && i + 1 < argc) {
+      nmin = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--newton") && i + 1 < argc) {
+      i++;
+      newton = !strcmp(argv[i], "full") ? 0 : !strcmp(argv[i], "modified") ? 1 : -2;
     } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
       g_atol = atof(argv[++i]);
     } else if (!strcmp(argv[i], "--rtol") && i + 1 < argc) {
@@ -323,10 +328,14 @@ int main(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--solver") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      fprintf(stderr, "usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] "
-                      "[--chain-only] [--horizontal] [--solver NAME]\n");
-      return 2;
+      newton = -2;
     }
+  }
+  if (newton == -2) {
+    fprintf(stderr, "usage: ga_chain [--repeat R] [--nmin N] [--nmax N] [--atol A] [--rtol R] "
+                    "[--top-only] [--chain-only] [--horizontal] [--solver NAME] "
+                    "[--newton full|modified]\n");
+    return 2;
   }
   if (repeat < 1) {
     repeat = 1;
@@ -355,13 +364,14 @@ int main(int argc, char** argv) {
     const int* sz = g_horizontal ? hsizes : sizes;
     int nsz = g_horizontal ? 5 : 7;
     for (int k = 0; k < nb; k++) {
-      if (only && strcmp(only, backends[k].linsol)) {
+      if ((only && strcmp(only, backends[k].linsol)) ||
+          (newton >= 0 && newton != backends[k].modified)) {
         continue;
       }
       double base = 0;
       for (int i = 0; i < nsz && sz[i] <= nmax; i++) {
         int N = sz[i];
-        if (!strcmp(backends[k].linsol, "dense") && N > 100) {
+        if (N < nmin || (!strcmp(backends[k].linsol, "dense") && N > 100)) {
           continue;
         }
         // about the same work per size: fewer steps for long chains

@@ -87,8 +87,8 @@ int rd_linsolCheckModel(const rdModel* m, int kind, const char* who);
 // bench/ga_chain, docs/performance.md).
 int rd_linsolChoose(const rdModel* m, int kind);
 
-// AUTO picks CHOLMOD from this many unknowns on (bench/ga_lattice: 1.55x KLU's time at 192
-// unknowns, 0.74x at 375)
+// AUTO picks CHOLMOD from this many unknowns on (bench/ga_lattice, three runs: 0.75-1.55x
+// KLU's time per step at 192 unknowns, 0.61-0.74x at 375, 0.25-0.43x at 1536)
 #define RD_LINSOL_CHOLMOD_MIN_DOF 300
 
 // smallest acceptable reciprocal condition estimate before a full refactorization
