@@ -256,6 +256,20 @@ const char* rd_specOrigin(const rdSpec* s, rdObjKind kind, int index) {
 }
 
 
+// 1 if an item of v (items of `size` bytes, a `const char*` name at `name_offset`) is named
+// `name`: for the definitions kept in lists of their own, outside rds_find's kinds
+static int name_taken(const rdVec* v, size_t size, size_t name_offset, const char* name) {
+  for (int i = 0; i < v->count; i++) {
+    const char* nm;
+    memcpy(&nm, (const char*)v->items + (size_t)i * size + name_offset, sizeof(nm));
+    if (nm && !strcmp(nm, name)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 // common checks of a def: valid spec, cookie, name present and unique
 static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* name, int cookie) {
   if (!spec_valid(s)) {
@@ -271,9 +285,14 @@ static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* na
   if (!strcmp(name, "ground") && kind == RD_OBJ_NODE) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "'ground' is reserved for the fixed frame");
   }
+  // elements, beams and user elements share one name space, as do loads and load callbacks
+  int element = kind == RD_OBJ_ELEMENT || kind == RD_OBJ_BEAM;
   if (rds_find(s, kind, name) >= 0 ||
-      ((kind == RD_OBJ_ELEMENT || kind == RD_OBJ_BEAM) &&
-       rds_find(s, kind == RD_OBJ_BEAM ? RD_OBJ_ELEMENT : RD_OBJ_BEAM, name) >= 0)) {
+      (element && rds_find(s, kind == RD_OBJ_BEAM ? RD_OBJ_ELEMENT : RD_OBJ_BEAM, name) >= 0) ||
+      (element && name_taken(&s->users, sizeof(rdUserElementDef),
+                             offsetof(rdUserElementDef, name), name)) ||
+      (kind == RD_OBJ_LOAD && name_taken(&s->callbacks, sizeof(rdLoadCallbackDef),
+                                         offsetof(rdLoadCallbackDef, name), name))) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate %s name '%s'", what, name);
   }
   return RD_OK;
@@ -714,20 +733,6 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
 }
 
 
-// 1 if an item of v (items of `size` bytes, a `const char*` name at `name_offset`) is named
-// `name`: for the definitions kept in lists of their own, outside rds_find's kinds
-static int name_taken(const rdVec* v, size_t size, size_t name_offset, const char* name) {
-  for (int i = 0; i < v->count; i++) {
-    const char* nm;
-    memcpy(&nm, (const char*)v->items + (size_t)i * size + name_offset, sizeof(nm));
-    if (nm && !strcmp(nm, name)) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-
 // push a definition `item` (of `size` bytes) whose *name and *nodes (nnode entries) still point
 // at the caller's memory: both are replaced by copies owned by the spec first. Returns the
 // index or RD_ERR_NOMEM (nothing kept).
@@ -766,10 +771,6 @@ int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
   if (st < 0) {
     return st;
   }
-  if (name_taken(&s->callbacks, sizeof(rdLoadCallbackDef),
-                 offsetof(rdLoadCallbackDef, name), def->name)) {
-    return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate load name '%s'", def->name);
-  }
   if (!def->callback || def->nnode < 1 || !def->nodes) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "load callback '%s': needs a callback and >= 1 node",
                     def->name);
@@ -794,10 +795,6 @@ int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
   int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
   if (st < 0) {
     return st;
-  }
-  if (name_taken(&s->users, sizeof(rdUserElementDef), offsetof(rdUserElementDef, name),
-                 def->name)) {
-    return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
   }
   if (!def->callback || def->nnode < 1 || !def->nodes) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "user element '%s': needs a callback and >= 1 node",
@@ -839,11 +836,6 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
     return st;
   }
   rdContext* ctx = s->ctx;
-  for (int i = 0; i < s->users.count; i++) {
-    if (!strcmp(ITEM(s->users, rdUserElementDef, i).name, def->name)) {
-      return RD_ERROR(ctx, RD_ERR_ARG, "duplicate element name '%s'", def->name);
-    }
-  }
   if (def->nnode < 1 || !def->nodes) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': needs its nodes", def->name);
   }

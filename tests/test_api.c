@@ -363,8 +363,40 @@ static void test_alloc_failures(void) {
 }
 
 
+// elements, beams and user elements share one name space, loads and load callbacks another,
+// whichever kind comes first
+static void test_name_spaces(void) {
+  rdContext* ctx = NULL;
+  rdSpec* s = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK);
+  CHECK(build_spec(ctx, &s, "generalized_alpha") == RD_OK);
+  CHECK(add_coupling(s) == RD_OK);
+  rdPointMassDef pm = rd_defaultPointMassDef();
+  pm.name = "user";  // the user element's name
+  pm.node = 1;
+  pm.mass = 1;
+  CHECK(rds_addPointMass(s, &pm) == RD_ERR_ARG);
+  CHECK(strstr(rd_lastError(ctx), "duplicate element name 'user'") != NULL);
+  rdLoadDef l = rd_defaultLoadDef();
+  l.name = "host";  // the load callback's name
+  l.node = 1;
+  CHECK(rds_addLoad(s, &l) == RD_ERR_ARG);
+  CHECK(strstr(rd_lastError(ctx), "duplicate load name 'host'") != NULL);
+  int nodes[1] = {1};
+  rdUserElementDef u = rd_defaultUserElementDef();
+  u.name = "m2";  // a point mass's name
+  u.nnode = 1;
+  u.nodes = nodes;
+  u.callback = cp_user;
+  CHECK(rds_addUserElement(s, &u) == RD_ERR_ARG);
+  rd_destroySpec(&s);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(void) {
   test_status_strings();
+  test_name_spaces();
   test_null_handles();
   test_spec_errors();
   test_inertia_checks();
