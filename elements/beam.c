@@ -10,7 +10,10 @@
 // Each quadrature point gives the densities a = (a_x, a_x', a_p, a_p') conjugate to
 // (dx, dx', dp, dp') and their exact Jacobian with respect to the 32 section inputs
 // s = (p, p', pdot, pdot', pddot, x', xdot, xddot, xdot'); the nodal maps chain them to the
-// DOFs. See docs/beam.md.
+// DOFs. The displacement field (RD_BEAM_FIELD_DISPLACEMENT) runs the same kernel on the nodal
+// displacement rotations d_k = q_k conj(q0_k) (increments R0_k dTheta) with the sections turned
+// once into fixed reference frames R0(s) at the quadrature points, and turns the rotation rows
+// and columns back. See docs/beam.md.
 #include "beam.h"
 
 #include <math.h>
@@ -28,7 +31,9 @@ enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
 struct rdBeam_ {
   rdContext* ctx;
   int n, nq;
+  rdBeamField field;
   int node[RD_BEAM_MAXNODE];
+  int ident[RD_BEAM_MAXNODE];  // 0 .. n-1: node indices of the local arrays (displacement field)
   double* phi;   // nq x n
   double* dphi;  // nq x n, d/ds (arc length of the reference line)
   double* jw;    // nq, weight times the Jacobian ds/dxi
@@ -37,6 +42,11 @@ struct rdBeam_ {
   double* Ks;    // nq x 36 stiffness
   double* Ds;    // nq x 36 damping diag(mu) K
   double* Ms;    // nq x 36 mass
+  // displacement field only (RD_BEAM_FIELD_DISPLACEMENT): sections, G0 and k0 above are then
+  // in the reference frame R0 of each quadrature point rotated to global axes
+  double* R0n;   // n x 9 initial nodal rotations
+  double* q0c;   // n x 4 their conjugate quaternions (sign aligned)
+  double* R0g;   // nq x 9 reference section frames at the quadrature points
   double* work;  // own workspace of rd_beamEval (rd_beamWorkSize doubles, layout in wk)
 };
 
@@ -48,12 +58,13 @@ typedef struct {
   double* nod;   // n x 4 x 3 x 4: E, Fw, Fa, dqdd/dW
   double* g;     // n x 4 generalized quaternion forces
   double* col;   // n x 3 x NA x 6: K, C, M columns at one quadrature point
+  double* loc;   // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
 } wk;
 
 
 // doubles of workspace for an element of n nodes and nq quadrature points
 static size_t work_doubles(int n, int nq) {
-  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4) + (size_t)n * 3 * NA * 6;
+  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4 + 19) + (size_t)n * 3 * NA * 6;
 }
 
 
@@ -65,6 +76,7 @@ static wk carve(const rdBeam* b, double* mem) {
   w.nod = w.qn + 4 * b->n;
   w.g = w.nod + 48 * b->n;
   w.col = w.g + 4 * b->n;
+  w.loc = w.col + (size_t)b->n * 3 * NA * 6;
   return w;
 }
 
@@ -576,6 +588,47 @@ static void align(int n, const double* const* qin, double* qout) {
 }
 
 
+// Wiener-Milenkovic parameters c = 4 tan(theta/4) n of a unit quaternion (taken with w >= 0)
+static void quat_to_wm(double c[3], const double q[4]) {
+  double s = q[0] < 0 ? -1 : 1;
+  for (int i = 0; i < 3; i++) {
+    c[i] = 4 * s * q[1 + i] / (1 + s * q[0]);
+  }
+}
+
+// unit quaternion of the Wiener-Milenkovic parameters c
+static void wm_to_quat(double q[4], const double c[3]) {
+  double t2 = v3_dot(c, c) / 16;
+  q[0] = (1 - t2) / (1 + t2);
+  for (int i = 0; i < 3; i++) {
+    q[1 + i] = c[i] / (2 * (1 + t2));
+  }
+}
+
+// A <- Q A Q^T with Q = diag(R, R) (6x6 row-major)
+static void rotate6(double A[36], const double R[9]) {
+  double T[36];
+  for (int i = 0; i < 6; i++) {
+    for (int j = 0; j < 6; j++) {
+      double acc = 0;
+      for (int k = 0; k < 3; k++) {
+        acc += R[3 * (i % 3) + k] * A[6 * (3 * (i / 3) + k) + j];
+      }
+      T[6 * i + j] = acc;
+    }
+  }
+  for (int i = 0; i < 6; i++) {
+    for (int j = 0; j < 6; j++) {
+      double acc = 0;
+      for (int k = 0; k < 3; k++) {
+        acc += T[6 * i + 3 * (j / 3) + k] * R[3 * (j % 3) + k];
+      }
+      A[6 * i + j] = acc;
+    }
+  }
+}
+
+
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
   int n = def->n;
@@ -626,8 +679,12 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     default:
       return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown quadrature %d", (int)def->quad);
   }
+  if (def->field != RD_BEAM_FIELD_TOTAL && def->field != RD_BEAM_FIELD_DISPLACEMENT) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown rotation field %d", (int)def->field);
+  }
   // one allocation
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36) + work_doubles(n, nq);
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13 +
+              work_doubles(n, nq);
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -646,10 +703,15 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->Ks, 36 * nq);
   TAKE(b->Ds, 36 * nq);
   TAKE(b->Ms, 36 * nq);
+  TAKE(b->R0n, 9 * n);
+  TAKE(b->q0c, 4 * n);
+  TAKE(b->R0g, 9 * nq);
   TAKE(b->work, work_doubles(n, nq));
 #undef TAKE
+  b->field = def->field;
   for (int k = 0; k < n; k++) {
     b->node[k] = def->node[k];
+    b->ident[k] = k;
   }
   double xn[RD_BEAM_MAXNODE];
   rd_beamGLL(n, xn);
@@ -659,6 +721,27 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   }
   double q0[4 * RD_BEAM_MAXNODE];
   align(n, qin, q0);
+  // displacement field: nodal reference rotations, their WM parameters relative to node 0;
+  // the field itself starts at the identity
+  double wm[3 * RD_BEAM_MAXNODE];
+  int disp = def->field == RD_BEAM_FIELD_DISPLACEMENT;
+  if (disp) {
+    for (int k = 0; k < n; k++) {
+      double* qk = q0 + 4 * k;
+      rdu_quatNormalize(qk, qk);
+      rdu_quatToMat(b->R0n + 9 * k, qk);
+      rdu_quatConj(b->q0c + 4 * k, qk);
+    }
+    for (int k = 0; k < n; k++) {
+      double rel[4];
+      rdu_quatMul(rel, b->q0c, q0 + 4 * k);
+      quat_to_wm(wm + 3 * k, rel);
+    }
+    for (int k = 0; k < n; k++) {
+      q0[4 * k] = 1;
+      q0[4 * k + 1] = q0[4 * k + 2] = q0[4 * k + 3] = 0;
+    }
+  }
   for (int g = 0; g < nq; g++) {
     double* phi = b->phi + g * n;
     double* dphi = b->dphi + g * n;
@@ -708,6 +791,21 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
         b->Ds[36 * g + 6 * i + j] = sec->mu[i] * b->Ks[36 * g + 6 * i + j];
       }
     }
+    if (disp) {
+      // reference frame: node 0 composed with the interpolated relative WM parameters
+      double c[3] = {0}, rq[4], qg[4];
+      for (int k = 0; k < n; k++) {
+        v3_axpy(c, phi[k], wm + 3 * k);
+      }
+      wm_to_quat(rq, c);
+      double q00[4];
+      rdu_quatConj(q00, b->q0c);
+      rdu_quatMul(qg, q00, rq);
+      rdu_quatToMat(b->R0g + 9 * g, qg);
+      rotate6(b->Ks + 36 * g, b->R0g + 9 * g);
+      rotate6(b->Ds + 36 * g, b->R0g + 9 * g);
+      rotate6(b->Ms + 36 * g, b->R0g + 9 * g);
+    }
   }
   *out = b;
   return RD_OK;
@@ -749,23 +847,24 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
 }
 
 
-int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
-                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
-                    double* K) {
-  wk w = carve(b, work);
+// the element at the states q, v, vd read at nodes node[k] (the model's, or the local
+// displacement-field arrays); sections and reference strains as stored in b
+static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, const double* v,
+                     const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                     double* K) {
   int n = b->n, nd = 6 * n;
   int jac = M || C || K;
   const double* qin[RD_BEAM_MAXNODE] = {0};
   for (int k = 0; k < n; k++) {
-    qin[k] = q + 7 * b->node[k] + 3;
+    qin[k] = q + 7 * node[k] + 3;
   }
   align(n, qin, w.qn);
   // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
   double qd[4 * RD_BEAM_MAXNODE], qdd[4 * RD_BEAM_MAXNODE];
   for (int k = 0; k < n; k++) {
     const double* qk = w.qn + 4 * k;
-    const double* W = v + 6 * b->node[k] + 3;
-    const double* Wd = vd + 6 * b->node[k] + 3;
+    const double* W = v + 6 * node[k] + 3;
+    const double* Wd = vd + 6 * node[k] + 3;
     double Q[16], Y[12];
     double* E = w.nod + 48 * k;
     double* Fw = E + 12;
@@ -818,9 +917,9 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
     double* xg = w.xq + 3 * g;
     memset(xg, 0, 3 * sizeof(double));
     for (int k = 0; k < n; k++) {
-      const double* x = q + 7 * b->node[k];
-      const double* xd = v + 6 * b->node[k];
-      const double* xdd = vd + 6 * b->node[k];
+      const double* x = q + 7 * node[k];
+      const double* xd = v + 6 * node[k];
+      const double* xdd = vd + 6 * node[k];
       const double* qk = w.qn + 4 * k;
       for (int j = 0; j < 4; j++) {
         s.p[j] += phi[k] * qk[j];
@@ -846,7 +945,23 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
                       n2, g);
     }
     secProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g, b->k0 + 3 * g};
-    section(&s, &sp, ld, a, jac ? Ja : NULL, w.Fq + 6 * g);
+    const rdBeamLoads* lg = ld;
+    rdBeamLoads lr;
+    double* Fg = w.Fq + 6 * g;
+    if (b->field == RD_BEAM_FIELD_DISPLACEMENT && ld) {
+      // follower loads: from the section frame to the reference frame of the field
+      lr = *ld;
+      m3_mulv(lr.f_follow, b->R0g + 9 * g, ld->f_follow);
+      m3_mulv(lr.m_follow, b->R0g + 9 * g, ld->m_follow);
+      lg = &lr;
+    }
+    section(&s, &sp, lg, a, jac ? Ja : NULL, Fg);
+    if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
+      double t[6];
+      m3_tmulv(t, b->R0g + 9 * g, Fg);
+      m3_tmulv(t + 3, b->R0g + 9 * g, Fg + 3);
+      memcpy(Fg, t, sizeof(t));
+    }
     double jw = b->jw[g];
     for (int k = 0; k < n; k++) {
       double cp = jw * phi[k], cd = jw * dphi[k];
@@ -945,18 +1060,102 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
 }
 
 
+// displacement field: nodal states d_k = q_k conj(q0_k) with angular velocities and
+// accelerations R0_k W (local arrays, 7 / 6 / 6 per node)
+static void to_displacement(const rdBeam* b, const double* q, const double* v, const double* vd,
+                            double* ql, double* vl, double* vdl) {
+  for (int k = 0; k < b->n; k++) {
+    const double* qk = q + 7 * b->node[k];
+    const double* R0 = b->R0n + 9 * k;
+    v3_copy(ql + 7 * k, qk);
+    rdu_quatMul(ql + 7 * k + 3, qk + 3, b->q0c + 4 * k);
+    v3_copy(vl + 6 * k, v + 6 * b->node[k]);
+    m3_mulv(vl + 6 * k + 3, R0, v + 6 * b->node[k] + 3);
+    if (vd) {
+      v3_copy(vdl + 6 * k, vd + 6 * b->node[k]);
+      m3_mulv(vdl + 6 * k + 3, R0, vd + 6 * b->node[k] + 3);
+    }
+  }
+}
+
+
+// A <- T^T A T, T = blockdiag(I, R0_0, I, R0_1, ...): rotation rows and columns back to the
+// nodes' body frames
+static void from_displacement(const rdBeam* b, double* A) {
+  int nd = 6 * b->n;
+  for (int k = 0; k < b->n; k++) {
+    const double* R0 = b->R0n + 9 * k;
+    for (int c = 0; c < nd; c++) {  // rows 6k+3..6k+5: R0^T (rows)
+      double t[3];
+      for (int i = 0; i < 3; i++) {
+        t[i] = A[(size_t)(6 * k + 3 + i) * (size_t)nd + c];
+      }
+      for (int i = 0; i < 3; i++) {
+        A[(size_t)(6 * k + 3 + i) * (size_t)nd + c] = R0[i] * t[0] + R0[3 + i] * t[1] +
+                                                       R0[6 + i] * t[2];
+      }
+    }
+    for (int rr = 0; rr < nd; rr++) {  // columns 6k+3..6k+5: (columns) R0
+      double* a = A + (size_t)rr * (size_t)nd + 6 * k + 3;
+      double t[3] = {a[0], a[1], a[2]};
+      for (int j = 0; j < 3; j++) {
+        a[j] = t[0] * R0[j] + t[1] * R0[3 + j] + t[2] * R0[6 + j];
+      }
+    }
+  }
+}
+
+
+int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                    double* K) {
+  wk w = carve(b, work);
+  if (b->field == RD_BEAM_FIELD_TOTAL) {
+    return eval_core(b, w, b->node, q, v, vd, ld, r, M, C, K);
+  }
+  double* ql = w.loc;
+  double* vl = ql + 7 * b->n;
+  double* vdl = vl + 6 * b->n;
+  to_displacement(b, q, v, vd, ql, vl, vdl);
+  int st = eval_core(b, w, b->ident, ql, vl, vdl, ld, r, M, C, K);
+  if (st) {
+    return st;
+  }
+  for (int k = 0; k < b->n; k++) {
+    double t[3];
+    m3_tmulv(t, b->R0n + 9 * k, r + 6 * k + 3);
+    v3_copy(r + 6 * k + 3, t);
+  }
+  double* mats[3] = {M, C, K};
+  for (int m = 0; m < 3; m++) {
+    if (mats[m]) {
+      from_displacement(b, mats[m]);
+    }
+  }
+  return RD_OK;
+}
+
+
 int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const double* g,
                   double* strain, double* kinetic, double* gravity, double p[3], double L[3]) {
   int n = b->n;
+  const int* node = b->node;
+  double ql[7 * RD_BEAM_MAXNODE], vl[6 * RD_BEAM_MAXNODE];
+  if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
+    to_displacement(b, q, v, NULL, ql, vl, NULL);
+    q = ql;
+    v = vl;
+    node = b->ident;
+  }
   const double* qin[RD_BEAM_MAXNODE] = {0};
   double qn[4 * RD_BEAM_MAXNODE], qd[4 * RD_BEAM_MAXNODE];
   for (int k = 0; k < n; k++) {
-    qin[k] = q + 7 * b->node[k] + 3;
+    qin[k] = q + 7 * node[k] + 3;
   }
   align(n, qin, qn);
   // quaternion rates: qdot_k = 1/2 q_k (x) (0, W_k)
   for (int k = 0; k < n; k++) {
-    const double* W = v + 6 * b->node[k] + 3;
+    const double* W = v + 6 * node[k] + 3;
     double w4[4] = {0, W[0], W[1], W[2]};
     rdu_quatMul(qd + 4 * k, qn + 4 * k, w4);
     for (int j = 0; j < 4; j++) {
@@ -974,9 +1173,9 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
         p1[j] += dphi[k] * qn[4 * k + j];
         pd[j] += phi[k] * qd[4 * k + j];
       }
-      v3_axpy(x, phi[k], q + 7 * b->node[k]);
-      v3_axpy(x1, dphi[k], q + 7 * b->node[k]);
-      v3_axpy(xd, phi[k], v + 6 * b->node[k]);
+      v3_axpy(x, phi[k], q + 7 * node[k]);
+      v3_axpy(x1, dphi[k], q + 7 * node[k]);
+      v3_axpy(xd, phi[k], v + 6 * node[k]);
     }
     double n2 = 0;
     for (int j = 0; j < 4; j++) {

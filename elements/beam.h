@@ -60,6 +60,17 @@ typedef enum {
   RD_BEAM_QUAD_STATIONS = 2  // trapezoidal rule over the section stations inside the element
 } rdBeamQuad;
 
+// how the rotation field is interpolated (docs/beam.md)
+typedef enum {
+  // normalized-quaternion interpolation of the nodal rotations; the section frames at the
+  // quadrature points are the same interpolation of the initial rotations (default)
+  RD_BEAM_FIELD_TOTAL = 0,
+  // normalized-quaternion interpolation of the nodal displacement rotations R_k R0_k^T, times
+  // reference frames interpolated once at the quadrature points in Wiener-Milenkovic
+  // parameters relative to the first node (BeamDyn's scheme): R(s) = R_d(s) R0(s)
+  RD_BEAM_FIELD_DISPLACEMENT = 1
+} rdBeamField;
+
 typedef struct rdBeamElemDef_ {
   int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
   const int* node;        // n model node indices (rigid nodes)
@@ -68,6 +79,7 @@ typedef struct rdBeamElemDef_ {
   const rdBeamSection* section;
   double s0, s1;          // span coordinates of the element ends on the beam (0, 1 for one)
   rdBeamQuad quad;
+  rdBeamField field;      // rotation interpolation (default RD_BEAM_FIELD_TOTAL)
 } rdBeamElemDef;
 
 // distributed loads per unit length, constant along the element (the caller scales them)

@@ -708,8 +708,17 @@ static int create_beam(rdModel* m, const rdBeamDef* d, const char* o, struct rdB
   }
   rdBeamSection sec = {d->nstation, d->station, d->stiffness, d->mass, {0}};
   memcpy(sec.mu, d->damping, sizeof(sec.mu));
-  rdBeamElemDef ed = {d->nnode, d->nodes, x0,       q0,
-                      &sec,     d->span[0], d->span[1], (rdBeamQuad)d->quadrature};
+  rdBeamElemDef ed = {d->nnode,
+                      d->nodes,
+                      x0,
+                      q0,
+                      &sec,
+                      d->span[0],
+                      d->span[1],
+                      (rdBeamQuad)d->quadrature,
+                      d->rotation_field == RD_BEAM_ROTATION_DISPLACEMENT
+                          ? RD_BEAM_FIELD_DISPLACEMENT
+                          : RD_BEAM_FIELD_TOTAL};
   int st = rd_createBeam(ctx, &ed, out);
   if (st == RD_ERR_NOMEM || st >= 0) {
     return st;

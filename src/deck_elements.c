@@ -17,7 +17,7 @@ static const char* const elem_keys[] = {
     "name",          "type",   "node",      "nodes",   "mass",        "inertia", "com",
     "inertia_about", "anchor", "stiffness", "damping", "rest_length", "from",    "to",
     "sections",      "quadrature", "span",  "load",    "arc",         "key_points", "twist",
-    NULL};
+    "rotation_field", NULL};
 static const char* const body_keys[] = {"name",    "type", "node",          "mass",
                                         "inertia", "com",  "inertia_about", NULL};
 static const char* const mass_keys[] = {"name", "type", "node", "mass", NULL};
@@ -27,7 +27,8 @@ static const char* const bushing_keys[] = {"name",      "type",    "node", "node
                                            "stiffness", "damping", NULL};
 static const char* const beam_keys[] = {"name",     "type",       "nodes",      "from",    "to",
                                         "arc",      "key_points", "twist",      "sections",
-                                        "quadrature", "span",     "damping",    "load",    NULL};
+                                        "quadrature", "span",     "damping",    "load",
+                                        "rotation_field", NULL};
 static const char* const* const type_keys[] = {body_keys, mass_keys, spring_keys, bushing_keys,
                                                beam_keys};
 
@@ -207,6 +208,7 @@ static int read_bushing(rdDeck* dk, struct fy_node* map, const char* name) {
 // beams
 
 static const char* const quad_names[] = {"full", "reduced", "stations", NULL};
+static const char* const field_names[] = {"total", "displacement", NULL};
 static const char* const frame_names[] = {"global", "body", NULL};  // rdFrame order
 static const char* const section_keys[] = {"s", "stiffness", "mass", NULL};
 static const char* const load_keys[] = {"force", "moment", "frame", "function", NULL};
@@ -646,7 +648,7 @@ static int beam_load(rdDeck* dk, struct fy_node* map, rdBeamDef* def) {
 static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
   rdBeamDef def = rd_defaultBeamDef();
   def.name = name;
-  int nodes[RD_BEAM_MAX_NODES], n = 0, ns = 0, quad = 0;
+  int nodes[RD_BEAM_MAX_NODES], n = 0, ns = 0, quad = 0, field = 0;
   double* buf = rd_alloc(dk->ctx, sizeof(double) * DECK_MAX_STATIONS * 73);
   if (!buf) {
     return RD_ERR_NOMEM;
@@ -665,6 +667,9 @@ static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
     st = rd_deckGetEnum(dk, map, "quadrature", quad_names, 0, &quad);
   }
   if (st >= 0) {
+    st = rd_deckGetEnum(dk, map, "rotation_field", field_names, 0, &field);
+  }
+  if (st >= 0) {
     st = rd_deckGetVec(dk, map, "span", 2, 0, def.span);
   }
   if (st >= 0) {
@@ -678,6 +683,7 @@ static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
     def.stiffness = K;
     def.mass = M;
     def.quadrature = (rdBeamQuadrature)quad;
+    def.rotation_field = (rdBeamRotationField)field;
     int idx = rds_addBeam(dk->spec, &def);
     st = idx < 0 ? rd_deckRelay(dk, map, idx) : rd_deckOrigin(dk, map, RD_OBJ_BEAM, idx);
   }

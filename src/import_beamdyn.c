@@ -2,6 +2,7 @@
 // BeamDyn importer: reads an OpenFAST BeamDyn v5 driver, primary and blade file into a spec,
 // or writes the equivalent YAML deck (docs/import.md).
 #include <ctype.h>
+#include <lapacke.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -557,85 +558,104 @@ static int read_input(rdContext* ctx, const char* driver, bdInput* in) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// geometry: natural cubic spline of the key points in z (x, y, twist)
+// geometry: BeamDyn's least-squares fit of the key points (docs/import.md)
+//
+// x, y, z and the twist are fitted as polynomials of degree q - 1, q = min(n, nkp), in the
+// parameter t = 2 (z - z_0) / (z_end - z_0) - 1 of the key points: Lagrange basis at the q GLL
+// points of [-1, 1], least squares over the key points, the first and last coefficients fixed
+// to the end key points. The nodes sit at the n GLL points of t.
 
-// second derivatives of the natural spline through (z[i], y[i*stride])
-static int spline_init(rdContext* ctx, int n, const double* z, const double* y, int stride,
-                       double* d2) {
-  double* c = rd_alloc(ctx, sizeof(double) * (size_t)n);
-  if (!c) {
-    return RD_ERR_NOMEM;
+// the fitted coefficients c (q x 4: x, y, z, twist at the q GLL points)
+static int kp_fit(rdContext* ctx, int nk, const double* kp, int q, double* c) {
+  double tg[RD_BEAM_MAXNODE], phi[RD_BEAM_MAXNODE], dphi[RD_BEAM_MAXNODE];
+  double A[RD_BEAM_MAXNODE * RD_BEAM_MAXNODE];
+  lapack_int piv[RD_BEAM_MAXNODE];
+  int st = rd_beamGLL(q, tg);
+  if (st) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "key-point fit of order %d", q - 1);
   }
-  d2[0] = d2[n - 1] = 0;
-  c[0] = 0;
-  // Thomas algorithm on the interior equations
-  for (int i = 1; i < n - 1; i++) {
-    double h0 = z[i] - z[i - 1], h1 = z[i + 1] - z[i];
-    double rhs = 6 * ((y[(i + 1) * stride] - y[i * stride]) / h1 -
-                      (y[i * stride] - y[(i - 1) * stride]) / h0);
-    double diag = 2 * (h0 + h1) - h0 * c[i - 1];
-    c[i] = h1 / diag;
-    d2[i] = (rhs - h0 * d2[i - 1]) / diag;
+  memset(A, 0, sizeof(double) * (size_t)(q * q));
+  memset(c, 0, sizeof(double) * 4 * (size_t)q);
+  double z0 = kp[2], z1 = kp[4 * (nk - 1) + 2];
+  for (int i = 0; i < nk; i++) {
+    double t = 2 * (kp[4 * i + 2] - z0) / (z1 - z0) - 1;
+    rd_beamLagrange(q, tg, t, phi, dphi);
+    for (int a = 0; a < q; a++) {
+      for (int b = 0; b < q; b++) {
+        A[q * a + b] += phi[a] * phi[b];
+      }
+      for (int j = 0; j < 4; j++) {
+        c[4 * a + j] += phi[a] * kp[4 * i + j];
+      }
+    }
   }
-  for (int i = n - 2; i >= 1; i--) {
-    d2[i] -= c[i] * d2[i + 1];
+  // the ends interpolate the first and last key points
+  for (int b = 0; b < q; b++) {
+    A[b] = A[q * (q - 1) + b] = 0;
   }
-  rd_free(ctx, c);
+  A[0] = A[q * q - 1] = 1;
+  for (int j = 0; j < 4; j++) {
+    c[j] = kp[j];
+    c[4 * (q - 1) + j] = kp[4 * (nk - 1) + j];
+  }
+  lapack_int info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, q, 4, A, q, piv, c, 4);
+  if (info != 0) {
+    return RD_ERROR(ctx, RD_ERR_DECK, "key-point fit: singular least-squares system (%d)",
+                    (int)info);
+  }
   return RD_OK;
-}
-
-
-static void spline_eval(int n, const double* z, const double* y, int stride, const double* d2,
-                        double t, double* val, double* der) {
-  int i = 0;
-  while (i < n - 2 && t > z[i + 1]) i++;
-  double h = z[i + 1] - z[i], a = (z[i + 1] - t) / h, b = (t - z[i]) / h;
-  double y0 = y[i * stride], y1 = y[(i + 1) * stride];
-  *val = a * y0 + b * y1 + ((a * a * a - a) * d2[i] + (b * b * b - b) * d2[i + 1]) * h * h / 6;
-  *der = (y1 - y0) / h + (-(3 * a * a - 1) * d2[i] + (3 * b * b - 1) * d2[i + 1]) * h / 6;
 }
 
 
 static int build_model(rdContext* ctx, const bdInput* in, bdModel* m) {
   memset(m, 0, sizeof(*m));
   int n = in->order + 1, nk = in->nkp;
+  int q = n < nk ? n : nk;
   m->n = n;
-  double* z = rd_alloc(ctx, sizeof(double) * (size_t)nk);
-  double* d2 = rd_alloc(ctx, sizeof(double) * 3 * (size_t)nk);
   m->K = rd_alloc(ctx, sizeof(double) * 36 * (size_t)in->nst);
   m->M = rd_alloc(ctx, sizeof(double) * 36 * (size_t)in->nst);
-  int st = (z && d2 && m->K && m->M) ? RD_OK : RD_ERR_NOMEM;
-  for (int i = 0; i < nk && !st; i++) z[i] = in->kp[4 * i + 2];
-  int cols[3] = {0, 1, 3};  // x, y, twist as functions of z
-  for (int c = 0; c < 3 && !st; c++) st = spline_init(ctx, nk, z, in->kp + cols[c], 4, d2 + c * nk);
-  double xi[RD_BEAM_MAXNODE];
+  double c[4 * RD_BEAM_MAXNODE], xi[RD_BEAM_MAXNODE], tq[RD_BEAM_MAXNODE];
+  int st = (m->K && m->M) ? RD_OK : RD_ERR_NOMEM;
+  if (!st) st = kp_fit(ctx, nk, in->kp, q, c);
   if (!st) st = rd_beamGLL(n, xi);
+  if (!st) st = rd_beamGLL(q, tq);
   // blade axes in the global frame: R_b = GlbDCM^T
   double Rb[9];
   for (int i = 0; i < 9; i++) Rb[i] = in->dcm[3 * (i % 3) + i / 3];
   for (int k = 0; k < n && !st; k++) {
-    double zk = z[0] + (z[nk - 1] - z[0]) * (xi[k] + 1) / 2, p[3], dp[3], tw, dtw;
-    spline_eval(nk, z, in->kp + 0, 4, d2, zk, p + 0, dp + 0);
-    spline_eval(nk, z, in->kp + 1, 4, d2 + nk, zk, p + 1, dp + 1);
-    spline_eval(nk, z, in->kp + 3, 4, d2 + 2 * nk, zk, &tw, &dtw);
-    p[2] = zk;
-    dp[2] = 1;
-    double ln = sqrt(dp[0] * dp[0] + dp[1] * dp[1] + 1);
-    double e3[3] = {dp[0] / ln, dp[1] / ln, 1 / ln};
-    // section x axis: BeamDyn turns it by -twist about z (checked on its N1F vs RootF
-    // outputs), in the blade xy plane, then made normal to e3
-    double ph = -tw * 3.14159265358979323846 / 180, c = cos(ph), s = sin(ph);
-    double e1[3] = {c, s, -(e3[0] * c + e3[1] * s) / e3[2]};
-    double l1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
-    for (int i = 0; i < 3; i++) e1[i] /= l1;
-    double e2[3] = {e3[1] * e1[2] - e3[2] * e1[1], e3[2] * e1[0] - e3[0] * e1[2],
-                    e3[0] * e1[1] - e3[1] * e1[0]};
+    double phi[RD_BEAM_MAXNODE], dphi[RD_BEAM_MAXNODE], p[3] = {0}, e3[3] = {0}, tw = 0;
+    rd_beamLagrange(q, tq, xi[k], phi, dphi);
+    for (int a = 0; a < q; a++) {
+      for (int i = 0; i < 3; i++) {
+        p[i] += phi[a] * c[4 * a + i];
+        e3[i] += dphi[a] * c[4 * a + i];
+      }
+      tw += phi[a] * c[4 * a + 3];
+    }
+    double l3 = sqrt(e3[0] * e3[0] + e3[1] * e3[1] + e3[2] * e3[2]);
+    for (int i = 0; i < 3; i++) e3[i] /= l3;
+    // BeamDyn's section frame: e1 normal to the tangent e3 with no y component, e2 = e3 x e1,
+    // then both turned about e3 by -twist (BeamDyn negates the input twist: its N1Fxl is
+    // RootFxr turned by -13.308 deg in the r-test output)
+    double e1[3], e2[3];
+    e1[2] = -e3[0] / sqrt(e3[0] * e3[0] + e3[2] * e3[2]);
+    e1[0] = sqrt(1 - e1[2] * e1[2]);
+    e1[1] = 0;
+    e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
+    e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
+    e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
+    double ph = -tw * 3.14159265358979323846 / 180, cs = cos(ph), sn = sin(ph);
+    double f1[3], f2[3];
+    for (int i = 0; i < 3; i++) {
+      f1[i] = cs * e1[i] + sn * e2[i];
+      f2[i] = -sn * e1[i] + cs * e2[i];
+    }
     // our body axes (x along the beam) = BeamDyn's (e3, e1, e2), then to global
     double F[9], R[9];
     for (int i = 0; i < 3; i++) {
       F[3 * i + 0] = e3[i];
-      F[3 * i + 1] = e1[i];
-      F[3 * i + 2] = e2[i];
+      F[3 * i + 1] = f1[i];
+      F[3 * i + 2] = f2[i];
     }
     for (int i = 0; i < 3; i++) {
       m->x[k][i] = in->pos[i];
@@ -666,8 +686,6 @@ static int build_model(rdContext* ctx, const bdInput* in, bdModel* m) {
     }
   }
   for (int i = 0; i < 6; i++) m->mu[i] = in->mu[perm[i]];
-  rd_free(ctx, z);
-  rd_free(ctx, d2);
   return st;
 }
 
@@ -723,6 +741,7 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
   b.mass = m->M;
   memcpy(b.damping, m->mu, sizeof(b.damping));
   b.quadrature = in->quadrature == 2 ? RD_BEAM_QUADRATURE_STATIONS : RD_BEAM_QUADRATURE_FULL;
+  b.rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
   for (int i = 0; i < 3; i++) {
     b.force[i] = in->distr[i];
     b.moment[i] = in->distr[3 + i];
@@ -856,7 +875,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
           "#   %s\n#   %s\n#   %s\n"
           "# BeamDyn's blade frame has the beam axis along z; here the section frame has it along x:\n"
           "# 6x6 matrices C' = Q C Q^T, Q = diag(P, P), P = [[0,0,1],[1,0,0],[0,1,0]]; key points\n"
-          "# fitted by a natural cubic spline in z (x, y, twist), nodes at the GLL points.\n",
+          "# fitted as BeamDyn does (least squares, degree order_elem, in z), nodes at the GLL points;\n"
+          "# rotation_field: displacement gives BeamDyn's section frames between the nodes.\n",
           in->files[0], in->files[0], in->files[1], in->files[2]);
   fprintf(out, "title: \"BeamDyn import: %s\"\n", in->files[0]);
   fprintf(out, "gravity: ");
@@ -895,7 +915,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
   for (int k = 0; k < m->n; k++) {
     fprintf(out, "%sblade_%d", k ? ", " : "", k);
   }
-  fprintf(out, "]\n    quadrature: %s\n    damping: ", in->quadrature == 2 ? "stations" : "full");
+  fprintf(out, "]\n    quadrature: %s\n    rotation_field: displacement\n    damping: ",
+          in->quadrature == 2 ? "stations" : "full");
   vec(out, m->mu, 6);
   fprintf(out, "  # BeamDyn mu (%s)\n", in->damp_type ? "damp_type 1" : "no damping");
   if (in->distr[0] || in->distr[1] || in->distr[2] || in->distr[3] || in->distr[4] ||

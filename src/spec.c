@@ -809,6 +809,7 @@ rdBeamDef rd_defaultBeamDef(void) {
   rdBeamDef d;
   memset(&d, 0, sizeof(d));
   d.quadrature = RD_BEAM_QUADRATURE_FULL;
+  d.rotation_field = RD_BEAM_ROTATION_TOTAL;
   d.span[1] = 1;
   d.load_frame = RD_FRAME_GLOBAL;
   d.timefn = RD_NO_TIMEFN;
@@ -852,6 +853,11 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
   if ((int)def->quadrature < 0 || def->quadrature > RD_BEAM_QUADRATURE_STATIONS) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown quadrature %d", def->name,
                     (int)def->quadrature);
+  }
+  if (def->rotation_field != RD_BEAM_ROTATION_TOTAL &&
+      def->rotation_field != RD_BEAM_ROTATION_DISPLACEMENT) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown rotation field %d", def->name,
+                    (int)def->rotation_field);
   }
   if (def->load_frame != RD_FRAME_GLOBAL && def->load_frame != RD_FRAME_BODY) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown load frame", def->name);

@@ -120,7 +120,7 @@ static void rand_mass(double* M) {
 }
 
 // curved and twisted reference: helix-like arc, section frame twisted along the span
-static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved) {
+static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamField field) {
   memset(c, 0, sizeof(*c));
   c->n = n;
   double xn[RD_BEAM_MAXNODE];
@@ -152,7 +152,7 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved) {
   for (int i = 0; i < 6; i++) {
     c->sec.mu[i] = 0.01 * (1 + i);
   }
-  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad};
+  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad, field};
   int st = rd_createBeam(ctx, &d, &c->b);
   CHECK(st == RD_OK);
 }
@@ -203,10 +203,10 @@ static double relerr(const double* A, const double* F, int nd, int r0, int c0, i
   return s > 0 ? e / s : e;
 }
 
-static void fd_check(int n, rdBeamQuad quad, unsigned seed, double* worst) {
+static void fd_check(int n, rdBeamQuad quad, rdBeamField field, unsigned seed, double* worst) {
   srand(seed);
   beamCase c;
-  make_case(&c, n, quad, 1);
+  make_case(&c, n, quad, 1, field);
   int nd = 6 * n;
   size_t nn = (size_t)nd * (size_t)nd;
   double* q = malloc(sizeof(double) * 7 * (size_t)n);
@@ -282,20 +282,28 @@ static void test_tangents(void) {
   static const int orders[] = {2, 3, 5, 15};
   static const char* names[] = {"K", "C", "M"};
   printf("exact tangents vs central differences, max error / max |entry| of the matrix:\n");
-  printf("  order quad   %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt", "K_tx", "K_tt");
-  for (int o = 0; o < 4; o++) {
-    for (int quad = 0; quad < 3; quad++) {
-      double worst[12] = {0};
-      for (unsigned seed = 1; seed <= 3; seed++) {
-        fd_check(orders[o], (rdBeamQuad)quad, seed + 17 * (unsigned)o, worst);
+  printf("  order quad  field %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt", "K_tx",
+         "K_tt");
+  for (int field = 0; field < 2; field++) {
+    for (int o = 0; o < 4; o++) {
+      for (int quad = 0; quad < 3; quad++) {
+        if (field && (orders[o] == 3 || quad == 1)) {
+          continue;  // the displacement field: orders 2, 5, 15, full and station quadrature
+        }
+        double worst[12] = {0};
+        for (unsigned seed = 1; seed <= 3; seed++) {
+          fd_check(orders[o], (rdBeamQuad)quad, (rdBeamField)field, seed + 17 * (unsigned)o,
+                   worst);
+        }
+        printf("  %5d %-6s %-5s", orders[o], quad == 0 ? "full" : quad == 1 ? "red." : "stat.",
+               field ? "disp" : "total");
+        for (int k = 0; k < 12; k++) {
+          printf(" %.1e", worst[k]);
+          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d %s block %d: %g", orders[o], quad,
+                    field, names[k / 4], k % 4, worst[k]);
+        }
+        printf("\n");
       }
-      printf("  %5d %-6s", orders[o], quad == 0 ? "full" : quad == 1 ? "red." : "stat.");
-      for (int k = 0; k < 12; k++) {
-        printf(" %.1e", worst[k]);
-        CHECK_MSG(worst[k] < 1e-6, "order %d quad %d %s block %d: %g", orders[o], quad,
-                  names[k / 4], k % 4, worst[k]);
-      }
-      printf("\n");
     }
   }
 }
@@ -304,10 +312,12 @@ static void test_tangents(void) {
 // objectivity, reference state, patch tests
 
 static void test_objectivity(void) {
-  for (int n = 2; n <= 15; n += 13) {
+  for (int t = 0; t < 4; t++) {
+    int n = t % 2 ? 15 : 2;
+    rdBeamField field = t < 2 ? RD_BEAM_FIELD_TOTAL : RD_BEAM_FIELD_DISPLACEMENT;
     srand(5);
     beamCase c;
-    make_case(&c, n, RD_BEAM_QUAD_FULL, 1);
+    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field);
     int nd = 6 * n;
     double q[7 * RD_BEAM_MAXNODE], z[6 * RD_BEAM_MAXNODE] = {0}, r[6 * RD_BEAM_MAXNODE];
     double r2[6 * RD_BEAM_MAXNODE];
@@ -364,6 +374,65 @@ static void test_objectivity(void) {
   }
 }
 
+// the two rotation fields coincide when every node has the same reference frame: R_d R0 with a
+// constant R0 is the total field (residual, matrices, energy, section forces)
+static void test_field_agree(void) {
+  for (int n = 3; n <= 6; n += 3) {
+    double e = 0, s = 0;
+    for (unsigned seed = 1; seed <= 2; seed++) {
+      beamCase c[2];
+      int nd = 6 * n;
+      size_t nn = (size_t)nd * (size_t)nd;
+      double* buf = calloc((2 * (size_t)nd + 3 * nn) * 2, sizeof(double));
+      double q[7 * RD_BEAM_MAXNODE], v[6 * RD_BEAM_MAXNODE], vd[6 * RD_BEAM_MAXNODE];
+      double en[2][9];
+      for (int f = 0; f < 2; f++) {
+        srand(seed);
+        make_case(&c[f], n, RD_BEAM_QUAD_STATIONS, 0, (rdBeamField)f);
+        double qr[4];
+        rot_quat(qr, 0.4, -0.3, 1.1);  // the same frame at every node, not the identity
+        for (int k = 0; k < n; k++) {
+          memcpy(c[f].q0 + 4 * k, qr, sizeof(qr));
+        }
+        rd_destroyBeam(&c[f].b);
+        rdBeamElemDef d = {n, c[f].node, c[f].x0, c[f].q0, &c[f].sec, 0, 1,
+                           RD_BEAM_QUAD_STATIONS, (rdBeamField)f};
+        CHECK(rd_createBeam(ctx, &d, &c[f].b) == RD_OK);
+      }
+      srand(100 + seed);
+      random_state(&c[0], q, v, vd);
+      rdBeamLoads ld = {{0.3, -9.81, 1}, {1, 2, -1}, {0.5, 0, 0.2}, {-1, 0.5, 2}, {0.1, -0.3, 0.4}};
+      for (int f = 0; f < 2; f++) {
+        double* r = buf + (size_t)f * (2 * (size_t)nd + 3 * nn);
+        double* F = r + nd;
+        double* M = F + nd;
+        CHECK(rd_beamEval(c[f].b, q, v, vd, &ld, r, M, M + nn, M + 2 * nn) == RD_OK);
+        for (int g = 0; g < rd_beamQuadPoints(c[f].b) && g < n; g++) {
+          double x[3];
+          rd_beamQuadForces(c[f].b, g, x, F + 6 * g);
+        }
+        double g3[3] = {0.3, -9.81, 1};
+        CHECK(rd_beamEnergy(c[f].b, q, v, g3, en[f], en[f] + 1, en[f] + 2, en[f] + 3,
+                            en[f] + 6) == RD_OK);
+      }
+      double* a = buf;
+      double* b = buf + (2 * (size_t)nd + 3 * nn);
+      for (size_t i = 0; i < 2 * (size_t)nd + 3 * nn; i++) {
+        e = fmax(e, fabs(a[i] - b[i]));
+        s = fmax(s, fabs(a[i]));
+      }
+      for (int i = 0; i < 9; i++) {
+        e = fmax(e, fabs(en[0][i] - en[1][i]));
+      }
+      rd_destroyBeam(&c[0].b);
+      rd_destroyBeam(&c[1].b);
+      free(buf);
+    }
+    CHECK_MSG(e < 1e-11 * s, "n %d: displacement vs total field with equal frames: %g (scale %g)",
+              n, e, s);
+  }
+}
+
 // straight beam along x, identity section frames, section K (6x6) and optional mass
 static rdBeam* straight(int n, double L, const double* K, const double* M, rdBeamSection* sec,
                         double* x0, double* q0, int* node) {
@@ -390,7 +459,7 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
   sec->eta = eta1;
   sec->K = K;
   sec->M = M;
-  rdBeamElemDef d = {n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL};
+  rdBeamElemDef d = {n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL};
   rdBeam* b = NULL;
   rd_createBeam(ctx, &d, &b);
   return b;
@@ -647,7 +716,7 @@ static void test_errors(void) {
   sec.mu[2] = 0;
   int node[2] = {0, 1};
   double x0[6] = {0}, q0[8] = {1, 0, 0, 0, 1, 0, 0, 0};
-  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL};
+  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL};
   rdBeam* b = NULL;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_MODEL);  // coincident nodes
   CHECK(b == NULL);
@@ -662,6 +731,7 @@ int main(int argc, char** argv) {
   test_basis();
   test_errors();
   test_objectivity();
+  test_field_agree();
   test_patch();
   test_tangents();
   test_rollup(table);

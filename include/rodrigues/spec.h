@@ -190,6 +190,17 @@ typedef enum rdBeamQuadrature_ {
   RD_BEAM_QUADRATURE_STATIONS = 2  // trapezoidal rule on the element ends and the stations inside
 } rdBeamQuadrature;
 
+// interpolation of a beam element's rotation field (docs/beam.md)
+typedef enum rdBeamRotationField_ {
+  // the nodal rotations, normalized-quaternion interpolation; the section frames at the
+  // quadrature points are the same interpolation of the initial orientations (default)
+  RD_BEAM_ROTATION_TOTAL = 0,
+  // the nodal displacement rotations R_k R0_k^T, normalized-quaternion interpolation, times
+  // section frames interpolated once from the initial orientations in Wiener-Milenkovic
+  // parameters relative to the first node (OpenFAST BeamDyn's reference frames)
+  RD_BEAM_ROTATION_DISPLACEMENT = 1
+} rdBeamRotationField;
+
 // One geometrically exact (Simo-Reissner) beam element of nnode rigid nodes: a Legendre
 // spectral element whose nodes sit at the Gauss-Lobatto-Legendre points of the element, listed
 // in order from one end to the other. The reference line is interpolated from the nodes'
@@ -215,6 +226,7 @@ typedef struct rdBeamDef_ {
                              // positive definite (copied)
   double damping[6];         // mu >= 0: [N; M]_damping = diag(mu) K d/dt [Gamma; kappa]
   rdBeamQuadrature quadrature;
+  rdBeamRotationField rotation_field;  // default RD_BEAM_ROTATION_TOTAL
   double span[2];            // span coordinates of this element on its beam, default [0, 1]
   double force[3];           // distributed force per length, scaled by timefn (default 0)
   double moment[3];          // distributed moment per length, scaled by timefn (default 0)
