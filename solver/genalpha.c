@@ -10,6 +10,7 @@
 #include "constraint.h"
 #include "linsol.h"
 #include "pattern.h"
+#include "redundant.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -66,6 +67,10 @@ typedef struct {
 #define GA_THETA_MAX 0.3
 // ...and carry it into the next step if the step took at most this many iterations
 #define GA_KEEP_ITER 5
+
+// full Newton: a step that took more iterations makes the next one start with a full
+// factorization (a new pivot order)
+#define GA_REFRESH_ITER 4
 
 
 static size_t nd(size_t n) {
@@ -180,12 +185,18 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   gaWork w;
   carve(m, d, &w);
   rdState* s = &d->s;
-  memset(s->vd, 0, 6 * (size_t)m->nnode * sizeof(double));
-  rdAsmCoef c = {1, 0, 0, NULL};
-  int st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, w.gam, w.Ax);
+  // redundant equations at the initial configuration: removed (held at zero) or an error
+  int st = rd_redundantDetect(m, d);
   if (st != RD_OK) {
     return st;
   }
+  memset(s->vd, 0, 6 * (size_t)m->nnode * sizeof(double));
+  rdAsmCoef c = {1, 0, 0, NULL};
+  st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, w.gam, w.Ax);
+  if (st != RD_OK) {
+    return st;
+  }
+  rd_redundantMask(m, d, w.r, w.gam, w.Ax);
   for (int k = 0; k < m->ndof; k++) {
     w.sol[k] = -w.r[k];
   }
@@ -374,6 +385,27 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
   rd_gaParam(m->opt.rho_inf, &p);
   int nn = m->nnode, ncon = m->nconstraint;
   int stab = m->opt.formulation == RD_GA_STABILIZED && ncon > 0;
+  // the removed redundant equations, chosen again at q_n. After a change, a kept factorization
+  // is stale and the pivot order of the old one is poor (KLU refactors with it): factor anew
+  int changed;
+  int st = rd_redundantTrack(m, d, &changed);
+  if (st != RD_OK) {
+    return st;
+  }
+  gaSolver* g = d->solver;
+  if (changed) {
+    g->keep = 0;
+    g->ls->factored = 0;
+    if (g->le) {
+      g->le->factored = 0;
+    }
+  }
+  // full Newton after a slow step: the refactorizations reuse the pivot order of an old full
+  // factorization, which can degrade (element growth) without the pivot ratio showing it; Bricard
+  // took 6-15 iterations per step with a stale order where fresh pivots need 2
+  if (!m->opt.modified_newton && d->stats.last_newton_iterations > GA_REFRESH_ITER) {
+    g->ls->factored = 0;
+  }
   memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
   for (int k = 0; k < 6 * nn; k++) {
@@ -455,6 +487,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     if (st != RD_OK) {
       return st;
     }
+    rd_redundantMask(m, d, w.r, NULL, reuse ? NULL : w.Ax);
     if (stab && iter == 1) {
       // the direction of the correction: B T at the predictor, fixed for the step
       memcpy(w.Bh, w.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
@@ -499,6 +532,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         rhs[k] = -w.phi[k] - rhs[k];
       }
       eta_matrix(m, g, w.Bc, w.Bh);
+      rd_redundantMaskCon(m, d, g->Ap, g->Ai, g->Ax, rhs);
       st = rd_linsolFactor(g->le, g->Ax);
       d->stats.factorizations++;
       if (st > 0) {
@@ -633,6 +667,7 @@ int rd_gaCorrectionMatrix(const rdModel* m, rdData* d, const double* Bc, const d
 
 
 static void ga_release(const rdModel* m, rdData* d) {
+  rd_redundantRelease(m, d);
   gaSolver* g = d->solver;
   if (!g) {
     return;
@@ -742,6 +777,9 @@ static int ga_attach(const rdModel* m, rdData* d) {
     g->Afact = rd_calloc(m->ctx, (size_t)m->pattern->nnz + 1, sizeof(double));
     st = g->Afact ? RD_OK : RD_ERR_NOMEM;
   }
+  if (st == RD_OK) {
+    st = rd_redundantAttach(m, d);
+  }
   if (st != RD_OK) {
     ga_release(m, d);
   }
@@ -826,7 +864,7 @@ static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
 const rdStepper rd_stepperGeneralizedAlpha = {
     .method = RD_METHOD_GENERALIZED_ALPHA,
     .check = ga_check,
-    .memory_size = NULL,
+    .memory_size = rd_redundantMemorySize,
     .work_size = ga_work_size,
     .initialize = ga_initialize,
     .step = ga_step,

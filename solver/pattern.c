@@ -56,8 +56,9 @@ static int build(rdModel* m, rdPattern* p) {
   p->bsize = rd_calloc(ctx, (size_t)nb + 1, sizeof(int));
   p->adj_ptr = rd_calloc(ctx, (size_t)nb + 2, sizeof(int));
   p->Ap = rd_calloc(ctx, (size_t)p->n + 2, sizeof(int));
-  // at most 4 per node (diagonal), 4 per element, 9 per joint (clique of 2 nodes + joint)
-  size_t cap = (size_t)m->nnode + 4 * (size_t)m->nelem + 9 * (size_t)m->njoint + 1;
+  // at most 4 per node (diagonal), 4 per element, 10 per joint (clique of 2 nodes + joint,
+  // its diagonal)
+  size_t cap = (size_t)m->nnode + 4 * (size_t)m->nelem + 10 * (size_t)m->njoint + 1;
   // host coupling: all node pairs of a user element or of a load callback with a Jacobian
   for (int k = 0; k < m->nuser; k++) {
     cap += (size_t)m->user[k].nnode * (size_t)m->user[k].nnode;
@@ -102,6 +103,12 @@ static int build(rdModel* m, rdPattern* p) {
       e[ne++].J = m->nnode + j;
       e[ne].I = m->nnode + j;
       e[ne++].J = b[k];
+    }
+    // a joint on a closed loop may have equations removed as redundant: their multipliers
+    // are held at zero through a unit diagonal (solver/redundant.c)
+    if (m->joint[j].loop && m->opt.redundant == RD_REDUNDANT_REMOVE) {
+      int J = m->nnode + j;
+      add_clique(e, &ne, &J, 1);
     }
   }
   for (int k = 0; k < m->nuser; k++) {

@@ -14,6 +14,7 @@
 #include "assemble.h"
 #include "linsol.h"
 #include "pattern.h"
+#include "redundant.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -83,7 +84,8 @@ static void zero_rates(const rdModel* m, rdState* s) {
 static int st_initialize(const rdModel* m, rdData* d) {
   zero_rates(m, &d->s);
   memset(d->s.lambda, 0, (size_t)m->nconstraint * sizeof(double));
-  return RD_OK;
+  // redundant equations at the initial configuration: removed (held at zero) or an error
+  return rd_redundantDetect(m, d);
 }
 
 
@@ -129,6 +131,15 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
   rdState* s = &d->s;
   const rdOptions* o = &m->opt;
   int nn = m->nnode, ndof = m->ndof, ncon = m->nconstraint;
+  // the removed redundant equations, chosen again at the converged configuration
+  int changed;
+  int st0 = rd_redundantTrack(m, d, &changed);
+  if (st0 != RD_OK) {
+    return st0;
+  }
+  if (changed) {
+    ((rdLinSol*)d->solver)->factored = 0;  // a new pivot order (KLU refactors with the old)
+  }
   memcpy(w->qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w->du, 0, 6 * (size_t)nn * sizeof(double));
   memset(w->psi, 0, 3 * (size_t)nn * sizeof(double));
@@ -146,6 +157,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
     if (st != RD_OK) {
       return st;
     }
+    rd_redundantMask(m, d, w->r, NULL, reuse ? NULL : w->Ax);
     for (int k = 0; k < ndof + ncon; k++) {
       w->sol[k] = -w->r[k];
     }
@@ -269,12 +281,12 @@ static int st_attach(const rdModel* m, rdData* d) {
     ls->model = m;
   }
   d->solver = ls;
-  return st;
+  return st == RD_OK ? rd_redundantAttach(m, d) : st;
 }
 
 
 static void st_release(const rdModel* m, rdData* d) {
-  (void)m;
+  rd_redundantRelease(m, d);
   rdLinSol* ls = d->solver;
   rd_linsolDestroy(&ls);
   d->solver = NULL;
@@ -284,7 +296,7 @@ static void st_release(const rdModel* m, rdData* d) {
 const rdStepper rd_stepperStatic = {
     .method = RD_METHOD_STATIC,
     .check = st_check,
-    .memory_size = NULL,
+    .memory_size = rd_redundantMemorySize,
     .work_size = st_work_size,
     .initialize = st_initialize,
     .step = st_step,

@@ -9,6 +9,7 @@
 #include "core.h"
 #include "model_impl.h"
 #include "pattern.h"
+#include "redundant.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -826,6 +827,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_timefns(spec, m);
   st = st < 0 ? st : compile_elements(spec, m);
   st = st < 0 ? st : compile_joints(spec, m);
+  st = st < 0 ? st : rd_jointLoops(m);
   st = st < 0 ? st : compile_loads(spec, m);
   st = st < 0 ? st : compile_torques(spec, m);
   st = st < 0 ? st : compile_callbacks(spec, m);

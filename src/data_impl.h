@@ -39,6 +39,8 @@ struct rdData_ {
   size_t work_size;
   rdStats stats;
   void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
+  struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
+                                   // steppers with closed loops; solver/redundant.c)
   void* block;       // the single allocation behind every array above
 };
 

@@ -129,6 +129,14 @@ const char* rd_nodeName(const rdModel* m, int i) {
 }
 
 
+const char* rd_jointName(const rdModel* m, int j) {
+  if (!rd_modelValid(m) || j < 0 || j >= m->njoint) {
+    return NULL;
+  }
+  return m->joint[j].def.name;
+}
+
+
 int rd_findNode(const rdModel* m, const char* name) {
   if (!rd_modelValid(m) || !name) {
     return -1;

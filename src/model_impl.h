@@ -32,6 +32,8 @@ typedef struct rdJoint_ {
   const char* origin;
   int row;                  // first Lagrange multiplier
   int nrow;                 // number of constraint equations
+  int loop;                 // 1 + closed-loop component of the joint graph holding the joint;
+                            // 0: a bridge, whose equations are never redundant (redundant.c)
 } rdJoint;
 
 typedef struct rdLoad_ {
@@ -76,6 +78,8 @@ struct rdModel_ {
   int njoint;
   rdJoint* joint;           // njoint
   int nconstraint;          // multipliers
+  int nloop;                // closed-loop components of the joint graph (rdJoint.loop)
+  int loop_rows;            // constraint equations of the joints on loops
 
   int nload;
   rdLoad* load;             // nload

@@ -33,6 +33,8 @@ static const char* const linsol_names[] = {"auto", "klu", "umfpack", "cholmod", 
 
 static const char* const formulation_names[] = {"index3", "stabilized", NULL};
 
+static const char* const redundant_names[] = {"remove", "error", NULL};
+
 static const char* const bool_names[] = {"false", "true", NULL};
 
 #define OFF(field) offsetof(rdOptions, field)
@@ -58,6 +60,14 @@ static const optEntry table[] = {
      "sparse linear solver"},
     {"solver.modified_newton", OPT_BOOL, OFF(modified_newton), 0, 1, 0, bool_names, "false",
      "reuse the factorization while Newton converges fast"},
+    {"solver.redundant_constraints", OPT_ENUM, OFF(redundant), 0, 0, 0, redundant_names,
+     "remove",
+     "generalized_alpha, static: constraint equations that depend on others at the initial "
+     "configuration (closed loops such as Bricard's): remove (hold their multipliers at zero "
+     "and list them in summary.json) or error (fail, naming them)"},
+    {"solver.redundant_tolerance", OPT_REAL, OFF(redundant_tol), 0, 1, 1, NULL, "1e-8",
+     "relative pivot of the rank-revealing QR of the loop equations below which an equation is "
+     "redundant, (0, 1]"},
     {"solver.rho_inf", OPT_REAL, OFF(rho_inf), 0, 1, 0, NULL, "0.9",
      "generalized-alpha spectral radius at infinity, [0, 1]"},
     {"solver.formulation", OPT_ENUM, OFF(formulation), 0, 0, 0, formulation_names, "index3",

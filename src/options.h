@@ -20,6 +20,12 @@ typedef enum rdGaFormulation_ {
   RD_GA_STABILIZED     // stabilized index 2: position and velocity constraints (GGL)
 } rdGaFormulation;
 
+// what to do with redundant constraint equations (option solver.redundant_constraints)
+typedef enum rdRedundantMode_ {
+  RD_REDUNDANT_REMOVE = 0,  // drop them, hold their multipliers at zero, report them
+  RD_REDUNDANT_ERROR        // fail at initialization, naming them
+} rdRedundantMode;
+
 // options shared by every stepper live first; method-specific ones follow
 typedef struct rdOptions_ {
   int method;           // rdMethod
@@ -36,6 +42,9 @@ typedef struct rdOptions_ {
   double rtol;          // Arnold-Hante relative tolerance
   int linear_solver;    // rdLinSolKind
   int modified_newton;  // keep the factorization while convergence is fast
+  int redundant;        // rdRedundantMode (generalized-alpha and static)
+  double redundant_tol; // relative pivot of the rank-revealing QR below which an equation is
+                        // dependent
   // generalized-alpha
   double rho_inf;       // spectral radius at infinity, [0, 1]
   int formulation;      // rdGaFormulation

@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "core.h"
 #include "data_impl.h"
+#include "redundant.h"
 #include "rodrigues/output.h"
 
 // per-node fields, in the order of rd_getNodeState's outputs (as in history.csv)
@@ -126,12 +127,26 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
           "\"constraints\": %d},\n",
           m->nnode, m->nelem, m->njoint, m->ndof, m->nconstraint);
 
+  // redundant constraint equations removed (as chosen for the last step), equations from 1
+  fputs("  \"removed_constraints\": [", f);
+  for (int j = 0, n = 0; j < m->njoint; j++) {
+    for (int k = 0; k < m->joint[j].nrow; k++) {
+      if (rd_redundantRemoved(m, d, m->joint[j].row + k)) {
+        fputs(n++ ? ", {\"joint\": " : "{\"joint\": ", f);
+        put_string(f, m->joint[j].def.name);
+        fprintf(f, ", \"equation\": %d}", k + 1);
+      }
+    }
+  }
+  fputs("],\n", f);
+
   fprintf(f,
           "  \"statistics\": {\n    \"steps\": %ld,\n    \"rejected_steps\": %ld,\n"
           "    \"newton_iterations\": %ld,\n    \"factorizations\": %ld,\n"
-          "    \"load_evaluations\": %ld,\n",
+          "    \"load_evaluations\": %ld,\n    \"redundant_constraints\": %d,\n"
+          "    \"unchecked_constraints\": %d,\n",
           st.steps, st.rejected_steps, st.newton_iterations, st.factorizations,
-          st.load_evaluations);
+          st.load_evaluations, st.redundant_constraints, st.unchecked_constraints);
   put_key(f, 4, "min_step");
   put_number(f, st.min_step);
   fputs(",\n", f);

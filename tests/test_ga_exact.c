@@ -199,11 +199,13 @@ static void reactions(void) {
 }
 
 
-// two spherical joints at the same point: redundant; the error names both joints
+// two spherical joints at the same point: redundant; with solver.redundant_constraints = error
+// the error names both joints (test_redundant.c has the rest)
 static void redundant(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  rds_setOption(s, "solver.redundant_constraints", "error");
   rdJointDef j = rd_defaultJointDef();
   j.name = "second_pivot";
   j.type = RD_JOINT_SPHERICAL;

@@ -61,6 +61,9 @@ RD_API int rd_modelInfo(const rdModel* model, rdModelInfo* info);
 // Name of node `i` (NULL if out of range).
 RD_API const char* rd_nodeName(const rdModel* model, int i);
 
+// Name of joint `j` (NULL if out of range).
+RD_API const char* rd_jointName(const rdModel* model, int j);
+
 // Index of the node named `name`, or -1.
 RD_API int rd_findNode(const rdModel* model, const char* name);
 

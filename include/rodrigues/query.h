@@ -16,6 +16,18 @@
 RD_API int rd_getJointReaction(const rdModel* model, const rdData* data, int j, double force[3],
                                double moment[3]);
 
+// Constraint equations that rd_initialize found redundant and removed
+// (solver.redundant_constraints = remove; generalized_alpha and static), as chosen for the
+// current step: along the motion of a closed loop the removed equations may change (they are
+// chosen again at every step so that the kept ones stay well conditioned). Writes up to `max`
+// pairs: the joint index and the equation within the joint (0-based; messages and summary.json
+// count equations from 1) into joint[] and equation[] (either may be NULL). Their multipliers
+// are zero, so the reactions (rd_getJointReaction) are those of the kept equations: for a
+// redundant system the reactions are not unique, and these are one valid distribution.
+// Returns the number of removed equations (>= 0), RD_ERR_HANDLE or RD_ERR_ARG.
+RD_API int rd_getRedundantConstraints(const rdModel* model, const rdData* data, int* joint,
+                                      int* equation, int max);
+
 // Sectional forces of beam element `b` (0 <= b < rdModelInfo.nbeam, in the order added) at its
 // quadrature points for the current state: positions x (nq x 3, global) and the resultants
 // F (nq x 6: force N then moment M, in the section frame, elastic plus damping). *nq receives

@@ -20,6 +20,9 @@ typedef struct rdStats_ {
   double min_rcond;         // smallest reciprocal condition estimate seen (1 if none)
   double min_step;          // smallest step size used
   double wall_time;         // seconds spent inside rd_step / rd_advance
+  int redundant_constraints;  // constraint equations found redundant by rd_initialize (removed:
+                              // solver.redundant_constraints = remove; rd_getRedundantConstraints)
+  int unchecked_constraints;  // equations on loops too large for the dense check (not checked)
 } rdStats;
 
 // Create the state for `model`, set to the model's initial conditions, with all the workspace

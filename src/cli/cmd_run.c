@@ -245,7 +245,25 @@ static int integrate(cliSession* s, const char* dir, runState* r, double* wall) 
 }
 
 
-static void print_stats(const char* dir, const runState* r, const rdData* d, double wall) {
+// the redundant constraint equations removed (solver.redundant_constraints = remove)
+static void print_redundant(const rdModel* m, const rdData* d) {
+  int joint[8], eq[8];
+  int n = rd_getRedundantConstraints(m, d, joint, eq, 8);
+  if (n <= 0) {
+    return;
+  }
+  printf("removed %d redundant constraint equation%s (solver.redundant_constraints = remove; "
+         "summary.json lists them):",
+         n, n > 1 ? "s" : "");
+  for (int k = 0; k < n && k < 8; k++) {
+    printf("%s joint '%s' equation %d", k ? "," : "", rd_jointName(m, joint[k]), eq[k] + 1);
+  }
+  printf("%s\n", n > 8 ? ", ..." : "");
+}
+
+
+static void print_stats(const rdModel* model, const char* dir, const runState* r,
+                        const rdData* d, double wall) {
   rdStats stats;
   rd_getStats(d, &stats);
   const char* sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
@@ -259,6 +277,7 @@ static void print_stats(const char* dir, const runState* r, const rdData* d, dou
   if (r->vtk_written) {
     printf("wrote %s%sresults.pvd and %s%svtk/\n", dir, sep, dir, sep);
   }
+  print_redundant(model, d);
 }
 
 
@@ -320,7 +339,7 @@ int cmd_run(int argc, char** argv) {
     }
   }
   if (code == CLI_OK) {
-    print_stats(dir, &r, s.data, wall);
+    print_stats(s.model, dir, &r, s.data, wall);
   } else {
     // leave nothing behind: the partial history, a history without its summary, new directories
     rd_closeHistory(&r.history, 0);
