@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dopri_tableau.h"
 #include "rodrigues/rodrigues.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -66,17 +67,9 @@ static inline void ref_rhs(const refProblem* p, double t, const double y[7], dou
 // quaternion renormalized after each step; integrates y from t0 to t1. Returns the step count.
 static inline long ref_integrate(const refProblem* p, double t0, double t1, double y[7],
                                  double rtol) {
-  static const double c[7] = {0, 0.2, 0.3, 0.8, 8.0 / 9.0, 1, 1};
-  static const double a[7][6] = {
-      {0},
-      {0.2},
-      {3.0 / 40, 9.0 / 40},
-      {44.0 / 45, -56.0 / 15, 32.0 / 9},
-      {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729},
-      {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656},
-      {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
-  static const double e[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
-                              -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+  const double* c = rd_dp_c;
+  const double(*a)[6] = rd_dp_a;
+  const double* e = rd_dp_e;
   double t = t0, h = 1e-4 * (t1 - t0 > 0 ? 1 : 0);
   long steps = 0;
   double k[7][7];
