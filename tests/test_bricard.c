@@ -11,7 +11,9 @@
 // included) satisfied at the Newton tolerance over the run, energy (rho_inf = 1 stabilized: no
 // drift; rho_inf = 0, 0.5: decreasing at the turning points).
 //
-// usage: test_bricard DECK_DIR [--table]  (--table prints P3 every second and the energies)
+// usage: test_bricard DECK_DIR [--table] [--dat FILE]
+//   --table prints P3 every second; --dat writes t, P3 of the reference, P3 - reference for
+//   h = 1e-3 and 5e-4 every 0.05 s (tools/verify_bricard.sh plots it) and exits
 #include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
@@ -483,9 +485,24 @@ static double total_energy(const rdModel* m, const rdData* d) {
 }
 
 
+// the largest violation so far, and the removed equation (printed when it changes)
+typedef struct {
+  double viol;
+  int joint, eq, print;
+} observed;
+
 static int observe(const rdModel* m, const rdData* d, void* user) {
-  double* viol = user;
-  *viol = fmax(*viol, violation(m, d));
+  observed* o = user;
+  o->viol = fmax(o->viol, violation(m, d));
+  int j, e;
+  if (rd_getRedundantConstraints(m, d, &j, &e, 1) == 1 && (j != o->joint || e != o->eq)) {
+    if (o->print) {
+      printf("  removed from t = %.3f: joint '%s' equation %d\n", rd_time(d), rd_jointName(m, j),
+             e + 1);
+    }
+    o->joint = j;
+    o->eq = e;
+  }
   return 0;
 }
 
@@ -496,13 +513,18 @@ static int run(rdContext* ctx, const char* h, double p3[10][3], double* viol) {
   rdModel* m;
   rdData* d;
   int st = open_deck(ctx, set, 2, &m, &d);
-  *viol = 0;
+  observed o = {0, -1, -1, !strcmp(h, "solver.time_step=1e-3")};
   int joint[4], eq[4];
   CHECK(st != RD_OK || rd_getRedundantConstraints(m, d, joint, eq, 4) == 1);
+  if (st == RD_OK && o.print) {
+    printf("%s: equations removed as redundant\n", h);
+    observe(m, d, &o);
+  }
   for (int s = 1; st == RD_OK && s <= 10; s++) {
-    st = rd_advance(m, d, s, observe, viol);
+    st = rd_advance(m, d, s, observe, &o);
     p3_of(m, d, p3[s - 1]);
   }
+  *viol = o.viol;
   if (st) {
     printf("%s: %s\n", h, rd_lastError(ctx));
   }
@@ -544,17 +566,62 @@ static int energy_run(rdContext* ctx, const char* const* set, int nset, double* 
 }
 
 
+// the trajectory file of --dat
+static int write_dat(rdContext* ctx, const char* path) {
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    return 1;
+  }
+  const char* set1[] = {"solver.time_step=1e-3"};
+  const char* set2[] = {"solver.time_step=5e-4"};
+  rdModel *m1, *m2;
+  rdData *d1, *d2;
+  int st = open_deck(ctx, set1, 1, &m1, &d1);
+  st = st ? st : open_deck(ctx, set2, 1, &m2, &d2);
+  double y[2 * NB] = {0};
+  fprintf(f, "# t  P3 reference x y z  (P3 - reference) h = 1e-3: x y z  h = 5e-4: x y z\n");
+  for (int i = 0; st == RD_OK && i <= 200; i++) {
+    double t = 0.05 * i, ref[3], e, a[3], b[3];
+    if (i > 0) {
+      dopri(y, t - 0.05, t, 1e-12);
+      st = rd_advance(m1, d1, t, NULL, NULL);
+      st = st ? st : rd_advance(m2, d2, t, NULL, NULL);
+    }
+    ref_output(y, ref, &e);
+    p3_of(m1, d1, a);
+    p3_of(m2, d2, b);
+    fprintf(f, "%.3f %.12f %.12f %.12f %.4e %.4e %.4e %.4e %.4e %.4e\n", t, ref[0], ref[1],
+            ref[2], a[0] - ref[0], a[1] - ref[1], a[2] - ref[2], b[0] - ref[0], b[1] - ref[1],
+            b[2] - ref[2]);
+  }
+  fclose(f);
+  rd_destroyData(&d1);
+  rd_destroyData(&d2);
+  rd_destroyModel(&m1);
+  rd_destroyModel(&m2);
+  return st != RD_OK;
+}
+
+
 int main(int argc, char** argv) {
   int table = 0;
+  const char* dat = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--table")) {
       table = 1;
+    } else if (!strcmp(argv[i], "--dat") && i + 1 < argc) {
+      dat = argv[++i];
     } else {
       deck_dir = argv[i];
     }
   }
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
+  if (dat) {
+    int st = write_dat(ctx, dat);
+    rd_destroyContext(&ctx);
+    return st;
+  }
 
   // reference at tolerances 1e-12 and 1e-13, P3 every second
   double ref[10][3], ref2[10][3], eref[10], y[2 * NB] = {0}, y2[2 * NB] = {0}, e;
