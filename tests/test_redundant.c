@@ -7,9 +7,11 @@
 //   the non-redundant model (revolute, spherical, universal, revolute) within the tolerance;
 // - the same four-bar driven by a prescribed crank angle, solved by the static method, against
 //   the closed-form position of the rocker;
-// - models without loops or without redundancy, rd_copyData, the option's validation.
+// - models without loops or without redundancy, rd_copyData, the option's validation;
+// - an allocator failing at every call of compile, createData and initialize of a loop model.
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ga_models.h"
@@ -315,7 +317,70 @@ static void no_redundancy(void) {
 }
 
 
+// an allocator failing at call fail_at, counting live blocks
+typedef struct {
+  long calls, fail_at, live;
+} failAlloc;
+
+static void* fa_malloc(size_t n, void* user) {
+  failAlloc* fa = user;
+  if (fa->calls++ == fa->fail_at) {
+    return NULL;
+  }
+  void* p = malloc(n);
+  fa->live += p != NULL;
+  return p;
+}
+
+static void fa_free(void* p, void* user) {
+  failAlloc* fa = user;
+  if (p) {
+    fa->live--;
+    free(p);
+  }
+}
+
+
+// the loop paths (rd_jointLoops, rd_redundantAttach) with every allocation failing in turn:
+// RD_ERR_NOMEM and no leak, until the path completes
+static void alloc_failures(void) {
+  long n = 0;
+  int bad = 0;
+  for (; n < 100000; n++) {
+    failAlloc fa = {0, -1, 0};
+    rdAllocator a = {fa_malloc, fa_free, &fa};
+    rdContext* ctx = NULL;
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    int st = rd_createContext(&ctx, &a);
+    rdSpec* s = st ? NULL : fourbar(ctx, 1, 0, "generalized_alpha");
+    fa.fail_at = fa.calls + n;  // the spec is built; fail from compile on
+    st = st ? st : rd_compile(s, &m);
+    rd_destroySpec(&s);
+    st = st ? st : rd_createData(m, &d);
+    st = st ? st : rd_initialize(m, d);
+    int removed = st ? 0 : rd_getRedundantConstraints(m, d, NULL, NULL, 0);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+    rd_destroyContext(&ctx);
+    if (st == RD_OK && fa.calls <= fa.fail_at) {
+      CHECK(removed == 3 && fa.live == 0);
+      break;  // no allocation left to fail
+    }
+    if ((st != RD_OK && st != RD_ERR_NOMEM) || fa.live != 0) {
+      printf("allocation %ld failing: status %s, %ld blocks left\n", n, rd_statusName(st), fa.live);
+      bad++;
+    }
+  }
+  printf("four-bar compile, createData, initialize: %ld allocations, each failing in turn gave "
+         "RD_ERR_NOMEM with no leak (%d bad)\n", n, bad);
+  CHECK(n > 10 && n < 100000);
+  CHECK(bad == 0);
+}
+
+
 int main(void) {
+  alloc_failures();
   double_pivot();
   fourbar_cases();
   no_redundancy();
