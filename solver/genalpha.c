@@ -68,9 +68,6 @@ typedef struct {
 // ...and carry it into the next step if the step took at most this many iterations
 #define GA_KEEP_ITER 5
 
-// full Newton: a step that took more iterations makes the next one start with a full
-// factorization (a new pivot order)
-#define GA_REFRESH_ITER 4
 
 
 static size_t nd(size_t n) {
@@ -399,12 +396,6 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     if (g->le) {
       g->le->factored = 0;
     }
-  }
-  // full Newton after a slow step: the refactorizations reuse the pivot order of an old full
-  // factorization, which can degrade (element growth) without the pivot ratio showing it; Bricard
-  // took 6-15 iterations per step with a stale order where fresh pivots need 2
-  if (!m->opt.modified_newton && d->stats.last_newton_iterations > GA_REFRESH_ITER) {
-    g->ls->factored = 0;
   }
   memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));

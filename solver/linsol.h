@@ -34,6 +34,7 @@ struct rdLinSol_ {
   const void* owner;   // who the factorization belongs to (modified Newton)
   long nfactor;        // full factorizations
   long nrefactor;      // refactorizations
+  long nrefactor_rejected;  // refactorizations whose solve was inaccurate (KLU: factored again)
   // the values of the last full factorization: a refactorization reuses its pivot order, so
   // it is part of the history a checkpoint must carry for an exact restart (KLU only; NULL
   // for backends that factor from scratch every time)
@@ -55,7 +56,10 @@ int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* A
 // RD_ERR_LIBRARY / RD_ERR_NOMEM (raised).
 int rd_linsolFactor(rdLinSol* s, const double* Ax);
 
-// Solve A x = b in place. RD_OK or RD_ERR_STATE (no factorization).
+// Solve A x = b in place. RD_OK or RD_ERR_STATE (no factorization). KLU checks the residual of
+// the first solve after a refactorization and, if it is not at round-off, factors afresh (a
+// singular matrix then gives RD_RECOVER_SINGULAR); the values passed to rd_linsolFactor must
+// still be in place for that solve.
 int rd_linsolSolve(rdLinSol* s, double* b);
 
 // Size in doubles of the factorization history (see pivot_values); 0 if the backend has none.

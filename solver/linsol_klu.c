@@ -6,7 +6,15 @@
 // long chains of bodies (2e-12 at 1000 bodies) where the matrix is well conditioned. A small
 // ratio is therefore confirmed with klu_condest (a 1-norm estimate, a few solves) before the
 // factorization is rejected, as SUNDIALS' KLU interface does.
+//
+// A refactorization keeps the pivot order of the last full factorization. When the values have
+// moved far from those, the elimination can grow large entries off the diagonal of U, which
+// neither the pivot ratio nor the condition estimate (computed with the same factors) notices:
+// the solves are then inaccurate and Newton slows down or stalls. The first solve after every
+// refactorization therefore checks its residual (one product with A) and, if it is not at
+// round-off, factors afresh and solves again.
 #include <klu.h>
+#include <math.h>
 #include <string.h>
 
 #include "linsol.h"
@@ -15,7 +23,15 @@ typedef struct {
   klu_common common;
   klu_symbolic* symbolic;
   klu_numeric* numeric;
+  const double* Ax;  // values of the last refactorization, until its first solve is checked
+  double* b0;        // n: right-hand side of that solve
+  double* r;         // n: its residual
 } kluData;
+
+
+// relative residual above which a refactorization's solve is not trusted: round-off of a
+// backward-stable solve is ~n eps ||A|| ||x||; 1e-10 leaves room for n up to ~10^5
+#define KLU_SOLVE_RESIDUAL_MAX 1e-10
 
 
 static int klu_analyze_(rdLinSol* s) {
@@ -25,7 +41,9 @@ static int klu_analyze_(rdLinSol* s) {
   }
   s->impl = k;
   s->pivot_values = rd_alloc(s->ctx, sizeof(double) * ((size_t)s->Ap[s->n] + 1));
-  if (!s->pivot_values) {
+  k->b0 = rd_alloc(s->ctx, sizeof(double) * ((size_t)s->n + 1));
+  k->r = rd_alloc(s->ctx, sizeof(double) * ((size_t)s->n + 1));
+  if (!s->pivot_values || !k->b0 || !k->r) {
     return RD_ERR_NOMEM;
   }
   klu_defaults(&k->common);
@@ -64,6 +82,7 @@ static int condition(rdLinSol* s, kluData* k, const double* Ax) {
 
 // full factorization; RD_RECOVER_SINGULAR with singular_col set
 static int full_factor(rdLinSol* s, kluData* k, const double* Ax) {
+  k->Ax = NULL;
   if (k->numeric) {
     klu_free_numeric(&k->numeric, &k->common);
   }
@@ -106,6 +125,7 @@ static int klu_factor_(rdLinSol* s, const double* Ax) {
     s->nrefactor++;
     if (ok && k->common.status == KLU_OK && condition(s, k, Ax) &&
         s->rcond > 1e3 * RD_LINSOL_RCOND_MIN) {
+      k->Ax = Ax;  // the next solve checks its residual
       return RD_OK;
     }
   }
@@ -113,8 +133,52 @@ static int klu_factor_(rdLinSol* s, const double* Ax) {
 }
 
 
+// 1 if x solves A x = b0 to round-off (A: the pattern with values Ax)
+static int solve_accurate(const rdLinSol* s, kluData* k, const double* Ax, const double* x) {
+  int n = s->n;
+  memcpy(k->r, k->b0, (size_t)n * sizeof(double));
+  double anorm = 0, xnorm = 0, bnorm = 0, rnorm = 0;
+  for (int c = 0; c < n; c++) {
+    double col = 0;
+    for (int p = s->Ap[c]; p < s->Ap[c + 1]; p++) {
+      k->r[s->Ai[p]] -= Ax[p] * x[c];
+      col += fabs(Ax[p]);
+    }
+    anorm = fmax(anorm, col);
+    xnorm = fmax(xnorm, fabs(x[c]));
+  }
+  for (int i = 0; i < n; i++) {
+    rnorm = fmax(rnorm, fabs(k->r[i]));
+    bnorm = fmax(bnorm, fabs(k->b0[i]));
+  }
+  return rnorm <= KLU_SOLVE_RESIDUAL_MAX * (anorm * xnorm + bnorm);
+}
+
+
 static int klu_solve_(rdLinSol* s, double* b) {
   kluData* k = s->impl;
+  const double* Ax = k->Ax;
+  if (Ax) {
+    memcpy(k->b0, b, (size_t)s->n * sizeof(double));
+  }
+  if (!klu_solve(k->symbolic, k->numeric, s->n, 1, b, &k->common)) {
+    return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "klu_solve failed (status %d)", k->common.status);
+  }
+  if (!Ax) {
+    return RD_OK;
+  }
+  k->Ax = NULL;
+  if (solve_accurate(s, k, Ax, b)) {
+    return RD_OK;
+  }
+  // the old pivot order has gone bad for these values: new pivots, solve again
+  s->nrefactor_rejected++;
+  int st = full_factor(s, k, Ax);
+  if (st != RD_OK) {
+    s->factored = 0;
+    return st;
+  }
+  memcpy(b, k->b0, (size_t)s->n * sizeof(double));
   if (!klu_solve(k->symbolic, k->numeric, s->n, 1, b, &k->common)) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "klu_solve failed (status %d)", k->common.status);
   }
@@ -133,6 +197,8 @@ static void klu_destroy_(rdLinSol* s) {
   if (k->symbolic) {
     klu_free_symbolic(&k->symbolic, &k->common);
   }
+  rd_free(s->ctx, k->b0);
+  rd_free(s->ctx, k->r);
   rd_free(s->ctx, k);
   s->impl = NULL;
 }

@@ -110,6 +110,37 @@ static void conformance(rdContext* ctx, int kind, const char* name) {
 }
 
 
+// KLU refactorization with a pivot order gone bad: factor A1 = [1 1; 1 1+1] (diagonal pivots),
+// then refactor A2 = [d 1; 1 1] with d = 1e-9, whose old diagonal pivot d grows U(2,2) to
+// -1e9. The pivot ratio is tiny but the condition estimate through the same factors looks fine,
+// so the refactorization is accepted; its solve would be off by ~1e-7. The residual check of
+// the first solve must catch it and factor afresh (solution to round-off).
+static void klu_stale_pivots(rdContext* ctx) {
+  int Ap[3] = {0, 2, 4}, Ai[4] = {0, 1, 0, 1};
+  double A1[4] = {1, 1, 1, 2}, A2[4] = {1e-9, 1, 1, 1};
+  rdLinSol* s = NULL;
+  CHECK(rd_linsolCreate(ctx, RD_LINSOL_KLU, 2, Ap, Ai, &s) == RD_OK);
+  CHECK(rd_linsolFactor(s, A1) == RD_OK);
+  CHECK(s->nfactor == 1);
+  CHECK(rd_linsolFactor(s, A2) == RD_OK);
+  long refactors = s->nrefactor, fulls = s->nfactor;
+  double x[2] = {1, -2}, b[2] = {1e-9 * x[0] + x[1], x[0] + x[1]};
+  CHECK(rd_linsolSolve(s, b) == RD_OK);
+  double e = fmax(fabs(b[0] - x[0]), fabs(b[1] - x[1]));
+  printf("klu stale pivots: refactorizations %ld, full %ld -> %ld, rejected %ld, error %.3e\n",
+         refactors, fulls, s->nfactor, s->nrefactor_rejected, e);
+  CHECK(refactors == 1);                 // the refactorization itself was accepted ...
+  CHECK(s->nrefactor_rejected == 1);     // ... and its solve found inaccurate
+  CHECK(s->nfactor == fulls + 1);        // factored afresh
+  CHECK_MSG(e < 1e-15, "error %.3e", e);
+  // the next solve uses the fresh factors, unchecked
+  double b2[2] = {1, 1};
+  CHECK(rd_linsolSolve(s, b2) == RD_OK);
+  CHECK(fabs(1e-9 * b2[0] + b2[1] - 1) < 1e-15 && fabs(b2[0] + b2[1] - 1) < 1e-15);
+  rd_linsolDestroy(&s);
+}
+
+
 // heavy top for 0.2 s with a backend; returns the final state in out (7 + 6)
 static void top(const char* linsol, int modified, double out[13], long* nfact) {
   rdContext* ctx = NULL;
@@ -137,6 +168,7 @@ int main(void) {
   conformance(ctx, RD_LINSOL_KLU, "klu");
   conformance(ctx, RD_LINSOL_UMFPACK, "umfpack");
   conformance(ctx, RD_LINSOL_DENSE, "dense");
+  klu_stale_pivots(ctx);
   // cholmod: refused, with the reason
   rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, "cholmod");
   rdModel* m = NULL;
