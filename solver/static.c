@@ -126,6 +126,39 @@ static void singular_message(const rdModel* m, int col, char* buf, int size) {
 }
 
 
+// Scale for the constraint blocks: the mean size of the stiffness diagonal. K can be 1e11
+// (steel beams) while B is O(1); unscaled, [K B^T; B 0] is then singular to working precision
+// (the twisted cantilever of benchmarks.md B4 failed). The system solved is
+// [K sB^T; sB 0] [dx; dl/s] = [-r; -s phi].
+static double constraint_scale(const rdModel* m, const double* Ax) {
+  const rdPattern* P = m->pattern;
+  double sum = 0;
+  int n = 0;
+  for (int c = 0; c < m->ndof; c++) {
+    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
+      if (P->Ai[p] == c && Ax[p] != 0) {
+        sum += fabs(Ax[p]);
+        n++;
+      }
+    }
+  }
+  return n > 0 && isfinite(sum) && sum > 0 ? sum / n : 1;
+}
+
+
+// multiply the B and B^T blocks of Ax by s
+static void scale_constraints(const rdModel* m, double* Ax, double s) {
+  const rdPattern* P = m->pattern;
+  for (int c = 0; c < P->n; c++) {
+    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
+      if ((c >= m->ndof) != (P->Ai[p] >= m->ndof)) {
+        Ax[p] *= s;
+      }
+    }
+  }
+}
+
+
 // Newton for equilibrium at pseudo-time t1 from the current state
 static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h) {
   rdState* s = &d->s;
@@ -145,7 +178,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
   memset(w->psi, 0, 3 * (size_t)nn * sizeof(double));
   rdLinSol* ls = d->solver;
   rdAsmCoef c = {.cM = 0, .cC = 0, .cK = 1, .psi = w->psi};
-  double err = 2, prev = 2;
+  double err = 2, prev = 2, cs = 1;
   int iter = 0, worst = 0;
   while (iter < o->max_iter && err > 1) {
     iter++;
@@ -158,8 +191,17 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
       return st;
     }
     rd_redundantMask(m, d, w->r, NULL, reuse ? NULL : w->Ax);
-    for (int k = 0; k < ndof + ncon; k++) {
+    if (!reuse && ncon > 0) {
+      if (iter == 1) {
+        cs = constraint_scale(m, w->Ax);  // kept while a factorization is reused
+      }
+      scale_constraints(m, w->Ax, cs);
+    }
+    for (int k = 0; k < ndof; k++) {
       w->sol[k] = -w->r[k];
+    }
+    for (int k = ndof; k < ndof + ncon; k++) {
+      w->sol[k] = -cs * w->r[k];
     }
     if (!reuse) {
       st = rd_linsolFactor(ls, w->Ax);
@@ -183,6 +225,9 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
     st = rd_linsolSolve(ls, w->sol);
     if (st != RD_OK) {
       return st;
+    }
+    for (int k = ndof; k < ndof + ncon; k++) {
+      w->sol[k] *= cs;
     }
     // increments and the Arnold-Hante norm, relative to the increment of the load step
     double sum = 0, big = -1;
