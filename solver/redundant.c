@@ -556,6 +556,48 @@ int rd_redundantDetect(const rdModel* m, rdData* d) {
 }
 
 
+// The removed equations of component c must still hold at a consistent configuration: they
+// depend on the kept ones. One that does not conflicts with them (two joints prescribing
+// incompatible motions, a loop whose geometry does not close) and removing it would hide that.
+// Allowed: RD_REDUNDANT_CONFLICT times the arm length, or 10 times the kept equations' largest
+// violation (an initial configuration that violates them all). RD_OK or RD_ERR_MODEL.
+static int check_conflict(const rdModel* m, rdData* d, const rdRedundant* w, int c,
+                          const unsigned char* mk) {
+  double kept = 0, worst = 0;
+  int wj = -1, wk = 0;
+  for (int p = w->cptr[c]; p < w->cptr[c + 1]; p++) {
+    int j = w->order[p];
+    const rdJoint* jt = &m->joint[j];
+    rdJointEval je;
+    int st = rd_jointEval(m, j, d->s.t, d->s.q, d->s.v, NULL, &je);
+    if (st != RD_OK) {
+      return st;
+    }
+    for (int k = 0; k < jt->nrow; k++) {
+      double e = fabs(je.phi[k]);
+      if (!mk[jt->row + k]) {
+        kept = fmax(kept, e);
+      } else if (e > worst) {
+        worst = e;
+        wj = j;
+        wk = k;
+      }
+    }
+  }
+  double allowed = fmax(RD_REDUNDANT_CONFLICT * fmax(1, w->ell[c]), 10 * kept);
+  if (wj >= 0 && !(worst <= allowed)) {
+    return RD_ERROR(m->ctx, RD_ERR_MODEL,
+                    "conflicting constraints at t = %.9g: equation %d of joint '%s' depends on "
+                    "the other equations of its closed loop and was removed as redundant, but it "
+                    "is violated by %.3g while they hold to %.3g: the joints of the loop "
+                    "prescribe incompatible motions or its geometry does not close "
+                    "(solver.redundant_constraints = error lists the loop)",
+                    d->s.t, wk + 1, rd_jointName(m, wj), worst, kept);
+  }
+  return RD_OK;
+}
+
+
 int rd_redundantTrack(const rdModel* m, rdData* d, int* changed) {
   unsigned char* mk = mask_of(m, d);
   rdRedundant* w = d->redundant;
@@ -571,11 +613,18 @@ int rd_redundantTrack(const rdModel* m, rdData* d, int* changed) {
         any |= mk[jt->row + k];
       }
     }
-    if (!any || (size_t)w->nrow[c] * (size_t)w->ncol[c] > RD_REDUNDANT_TRACK_MAX) {
-      continue;  // none removed, or too large to factor at every step: kept as chosen
+    if (!any) {
+      continue;
+    }
+    int st = check_conflict(m, d, w, c, mk);
+    if (st != RD_OK) {
+      return st;
+    }
+    if ((size_t)w->nrow[c] * (size_t)w->ncol[c] > RD_REDUNDANT_TRACK_MAX) {
+      continue;  // too large to factor at every step: kept as chosen
     }
     int r;
-    int st = factor(m, d, w, c, mk, &r);
+    st = factor(m, d, w, c, mk, &r);
     if (st != RD_OK) {
       return st;
     }

@@ -15,6 +15,10 @@
 // (about 90 x 90: a dense QR of some 10^6 flops); larger components keep the initial choice
 #define RD_REDUNDANT_TRACK_MAX ((size_t)1 << 13)
 
+// a removed equation violated by more than this (times the loop's arm length, m; or rad) at a
+// consistent configuration is in conflict with the kept ones: rd_redundantTrack refuses it
+#define RD_REDUNDANT_CONFLICT 1e-6
+
 // compile: the bridges of the joint graph (vertices: the nodes and the ground; edges: the
 // joints) and the 2-edge-connected components of the rest. Sets rdJoint.loop and m->nloop,
 // m->loop_rows. Only joints with loop > 0 can have redundant equations. RD_OK or RD_ERR_NOMEM.
@@ -41,7 +45,9 @@ int rd_redundantDetect(const rdModel* m, rdData* d);
 // equations of every component that has some, so that the kept ones stay well conditioned
 // along the motion (the dependency of a loop changes with the configuration). An equation
 // stays removed until keeping it is better by a factor of about 10 (RD_REDUNDANT_KEEP).
-// *changed = 1 if the mask changed. No allocation. RD_OK or an error status.
+// Also checks that the removed equations still hold (RD_REDUNDANT_CONFLICT): RD_ERR_MODEL
+// naming the joint if one does not. *changed = 1 if the mask changed. No allocation. RD_OK or
+// an error status.
 int rd_redundantTrack(const rdModel* m, rdData* d, int* changed);
 
 // 1 if constraint row k (0-based, within the multipliers) is removed

@@ -379,9 +379,69 @@ static void alloc_failures(void) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// conflicting constraints: a body held by two prescribed-motion joints; the second (removed as
+// redundant) agrees with the first, or prescribes x = 0.01 t, which the first forbids
+
+static rdSpec* two_drivers(rdContext* ctx, const char* second_x) {
+  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "hold";
+  j.type = RD_JOINT_PRESCRIBED;
+  j.node[0] = 0;
+  rds_addJoint(s, &j);
+  j.name = "drive";
+  if (second_x) {
+    rdTimeFnDef f = rd_defaultTimeFnDef();
+    f.name = "x";
+    f.type = RD_TIMEFN_EXPRESSION;
+    f.expression = second_x;
+    j.motion_fn[0] = rds_addTimeFn(s, &f);
+  }
+  rds_addJoint(s, &j);
+  return s;
+}
+
+
+static void conflicts(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdModel* m;
+  rdData* d;
+  // consistent: the drive's 6 equations (and the pivot's 3) depend on hold's; 20 steps run
+  CHECK(ga_make(two_drivers(ctx, NULL), &m, &d) == 0);
+  int joint[16], eq[16];
+  int n = rd_getRedundantConstraints(m, d, joint, eq, 16);
+  printf("two prescribed joints that agree: %d equations removed\n", n);
+  CHECK(n == 9);
+  int st = RD_OK;
+  for (int i = 0; i < 20 && st == RD_OK; i++) {
+    st = rd_step(m, d, 0);
+  }
+  CHECK(st == RD_OK);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  // conflicting: refused at the first step whose start violates a removed equation
+  CHECK(ga_make(two_drivers(ctx, "0.01 * t"), &m, &d) == 0);
+  st = RD_OK;
+  int steps = 0;
+  for (; steps < 20 && st == RD_OK; steps++) {
+    st = rd_step(m, d, 0);
+  }
+  printf("two prescribed joints in conflict: step %d: %s\n", steps, rd_lastError(ctx));
+  CHECK(st == RD_ERR_MODEL);
+  CHECK(strstr(rd_lastError(ctx), "conflicting constraints") != NULL);
+  CHECK(strstr(rd_lastError(ctx), "joint 'drive'") != NULL);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(void) {
   alloc_failures();
   double_pivot();
+  conflicts();
   fourbar_cases();
   no_redundancy();
   return TEST_SUMMARY();
