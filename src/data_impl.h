@@ -53,6 +53,11 @@ void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState
 int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                  double* f);
 
+// rd_evalLoads without the weights of bodies and point masses (the rigid steppers add those
+// from their own body table). Counts one load evaluation.
+int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
+                          const double* v, double* f);
+
 // Jacobian of host load callback i at (t, q, v), converted to the library's increments (local
 // layout 6 per node of the callback's set, N = 6 nnode, row-major N x N): K = -d f^/d(dx, dTheta)
 // and C = -d f^/d(v, W) with f^ = (F, R^T M) per node, the dead-moment term -(R^T M)~ left out

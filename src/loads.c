@@ -90,12 +90,13 @@ static int host_loads(const rdModel* m, rdData* d, const rdLoadCallbackDef* c, d
 }
 
 
-int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
-                 double* f) {
+// rd_evalLoads, with gravity or without
+static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                      double* f, int gravity) {
   memset(f, 0, 6 * (size_t)m->nnode * sizeof(double));
   d->stats.load_evaluations++;
   const double* g = m->gravity;
-  int has_g = g[0] != 0 || g[1] != 0 || g[2] != 0;
+  int has_g = gravity && (g[0] != 0 || g[1] != 0 || g[2] != 0);
   // gravity: force m g at the centre of mass
   for (int e = 0; has_g && e < m->nelem; e++) {
     const rdElemDef* def = &m->elem[e].def;
@@ -153,6 +154,18 @@ int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const d
     v3_add(f + 6 * m->torque[i].def.node + 3, f + 6 * m->torque[i].def.node + 3, torque);
   }
   return RD_OK;
+}
+
+
+int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                 double* f) {
+  return eval_loads(m, d, t, q, v, f, 1);
+}
+
+
+int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
+                          const double* v, double* f) {
+  return eval_loads(m, d, t, q, v, f, 0);
 }
 
 

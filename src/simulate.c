@@ -92,7 +92,7 @@ int rd_initialize(const rdModel* m, rdData* d) {
 
 
 // one attempt of a step of size h from the current state; RD_OK, > 0 recoverable, < 0 fatal
-static int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
+static inline int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
   int st = stp->step(m, d, h);
   if (st == RD_OK && !stp->atomic && !state_finite(m, &d->s)) {
     int node = first_bad_node(m, &d->s);
@@ -103,8 +103,10 @@ static int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) 
 }
 
 
-// rd_step without the argument checks and the timing
-static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
+// rd_step without the argument checks and the timing. failed: 0, or the (non-zero) status of
+// a first attempt at the whole step that the caller has already made (atomic steppers only:
+// the state is untouched), which is then counted and cut as if made here
+static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h, int failed) {
   int st;
   double tend = d->s.t + h;
   double hs = h;
@@ -121,7 +123,8 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     if (save) {
       rd_stateCopy(m, d, &d->saved, &d->s);
     }
-    st = attempt(m, d, stp, hs);
+    st = failed ? failed : attempt(m, d, stp, hs);
+    failed = 0;
     if (st == RD_OK) {
       d->s.t = last ? tend : d->s.t + hs;
       d->stats.steps++;
@@ -189,7 +192,7 @@ int rd_step(const rdModel* m, rdData* d, double h) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_step: step size must be > 0, got %g", h);
   }
   double t0 = now();
-  st = step_once(m, d, rd_stepperFor(m->opt.method), h);
+  st = step_once(m, d, rd_stepperFor(m->opt.method), h, 0);
   d->stats.wall_time += now() - t0;
   return st;
 }
@@ -225,18 +228,34 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   long total = n + partial;
   int every = m->opt.output_every;
   const rdStepper* stp = rd_stepperFor(m->opt.method);
+  // (k0 + i) % every, kept by counting instead of a division per step
+  long phase = ((long)k0 % every + every) % every;
   // wall time of the steps: one clock reading per stretch between observer calls, not two per
   // step (the observer's time is not counted)
   double clock0 = now();
   for (long i = 1; i <= total; i++) {
+    if (++phase == every) {
+      phase = 0;
+    }
     // on-grid steps go to the grid point even at the end (a run stopped there and resumed
     // then repeats the full run exactly); only the label of the final time is tend
     double target = i <= n ? t0 + (k0 + (double)i) * h : tend;
     double hs = target - d->s.t;
+    double h1 = (d->s.t + hs) - d->s.t;
     if (!(hs > 0) || !isfinite(hs)) {
       st = RD_ERROR(m->ctx, RD_ERR_ARG, "rd_step: step size must be > 0, got %g", hs);
+    } else if (stp->atomic && hs >= h1 * (1 - 1e-12)) {
+      // step_once's first attempt without its machinery (the usual case: an atomic stepper
+      // takes the whole step); a failure goes on to the step cutting there
+      st = stp->step(m, d, h1);
+      if (st == RD_OK) {
+        d->stats.steps++;
+        d->stats.min_step = h1 < d->stats.min_step ? h1 : d->stats.min_step;
+      } else {
+        st = step_once(m, d, stp, hs, st);
+      }
     } else {
-      st = step_once(m, d, stp, hs);
+      st = step_once(m, d, stp, hs, 0);
     }
     if (st != RD_OK) {
       d->stats.wall_time += now() - clock0;
@@ -244,7 +263,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
     }
     d->s.t = i == total ? tend : target;
     // rows on the global grid too, so a resumed run writes the rows the full run writes
-    if (observer && (((long)k0 + i) % every == 0 || i == total)) {
+    if (observer && (phase == 0 || i == total)) {
       d->stats.wall_time += now() - clock0;
       if (observer(m, d, user)) {
         return RD_OK;

@@ -61,12 +61,11 @@ static const rgImplicit akw = {"the midpoint angular velocity", 1, attitude, res
 
 
 static int akw_step(const rdModel* m, rdData* d, double h) {
-  rgView v;
-  rg_view(m, d, &v);
+  rgView* v = rg_view(m, d);
   rdState* s = &d->s;
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
     memcpy(sc->q0, s->q + 7 * b->node + 3, sizeof(sc->q0));
     v3_copy(sc->W0, s->v + 6 * b->node + 3);
     m3_mulv(sc->P0, b->J, sc->W0);
@@ -75,14 +74,14 @@ static int akw_step(const rdModel* m, rdData* d, double h) {
     v3_axpy(sc->x, 0.5 * h * h, s->vd + 6 * b->node + 3);
   }
   int iters = 0;
-  int st = rg_implicitSolve(m, d, &v, &akw, h, &iters);
+  int st = rg_implicitSolve(m, d, v, &akw, h, &iters);
   if (st != RD_OK) {
     d->stats.newton_iterations += iters;
     return st;
   }
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
     double P[3], psi[3];
     // Pi_{n+1} = 2 Pibar - Pi_n
     m3_mulv(P, b->J, sc->x);
@@ -92,7 +91,7 @@ static int akw_step(const rdModel* m, rdData* d, double h) {
     v3_scale(psi, sc->x, 2 * half_angle_ratio(sc->x));
     rg_rotateRight(sc->q, sc->q0, psi);
   }
-  return rg_implicitFinish(m, d, &v, h, iters);
+  return rg_implicitFinish(m, d, v, h, iters);
 }
 
 

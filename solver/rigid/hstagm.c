@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "rigid.h"
+#include "rigid_kernels.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -69,30 +69,29 @@ static int start_half(const rdModel* m, rdData* d, rgView* v, double h) {
 
 
 static int hstagm_step(const rdModel* m, rdData* d, double h) {
-  rgView v;
-  rg_view(m, d, &v);
+  rgView* v = rg_view(m, d);
   rdState* s = &d->s;
   // restart on a real change of step, not on the round-off jitter of t_{k+1} - t_k
-  if (v.nb > 0 && !(fabs(h - v.mem[0].hh) <= 1e-6 * h)) {
-    int st = start_half(m, d, &v, h);
+  if (v->nb > 0 && !(fabs(h - v->mem[0].hh) <= 1e-6 * h)) {
+    int st = start_half(m, d, v, h);
     if (st != RD_OK) {
       return st;
     }
   }
   // torque at the half state R_{n-1/2}
-  memcpy(v.q, s->q, 7 * (size_t)m->nnode * sizeof(double));
-  for (int i = 0; i < v.nb; i++) {
-    rg_placeNode(&v.body[i], v.q, v.mem[i].qh, v.mem[i].xr);
+  memcpy(v->q, s->q, 7 * (size_t)m->nnode * sizeof(double));
+  for (int i = 0; i < v->nb; i++) {
+    rg_placeNode(&v->body[i], v->q, v->mem[i].qh, v->mem[i].xr);
   }
-  int st = rg_loads(m, d, &v, s->t + 0.5 * h, v.q, 0);
+  int st = rg_loads(m, d, v, s->t + 0.5 * h, v->q, 0);
   if (st != RD_OK) {
     return st;
   }
   // integer state
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     const double* q = s->q + 7 * b->node + 3;
     double psi[3], pi[3], vel[3];
     momentum(b, q, s->v + 6 * b->node + 3, pi);
@@ -106,15 +105,15 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
     rg_placeNode(b, s->q, sc->q, mem->xr);
   }
   // torque at the new integer state R_n
-  st = rg_loads(m, d, &v, s->t + h, s->q, 1);
+  st = rg_loads(m, d, v, s->t + h, s->q, 1);
   if (st != RD_OK) {
     return st;
   }
   // half state ahead, accelerations, node states
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     double psi[3], pi[3], A[3];
     momentum(b, mem->qh, mem->Wh, pi);
     v3_axpy(pi, h, mem->tau);

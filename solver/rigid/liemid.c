@@ -7,8 +7,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "rigid.h"
-#include "rodrigues/liegroup.h"
+#include "rigid_kernels.h"
 #include "vec3.h"
 
 enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
@@ -20,9 +19,10 @@ static int substep(const rdModel* m, const rgView* v, int i, double t, double hs
                    double b[3], int* iters) {
   const rgBody* bd = &v->body[i];
   double psi[3], eb[3], dq[4];
-  m3_mulv(psi, bd->Jinv, b);
+  // guess: hs J^-1 b
+  rg_jmul(psi, bd->Jinv, b, bd->diag);
   v3_scale(psi, psi, hs);
-  int st = rg_solveRotvec(m, v, i, t, bd->J, b, hs, psi, eb, dq, iters);
+  int st = rg_solveRotvec(m, v, i, t, b, hs, psi, eb, dq, iters);
   if (st != RD_OK) {
     return st;
   }
@@ -33,31 +33,29 @@ static int substep(const rdModel* m, const rgView* v, int i, double t, double hs
 
 
 static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
-  rgView v;
-  rg_view(m, d, &v);
-  rg_trialBegin(m, d, &v);
-  rdState* s = &d->s;
+  rgView* v = rg_view(m, d);
+  rg_trialBegin(m, d, v);
+  const rdState* s = &d->s;
   double t = s->t, t1 = t + h;
   // impulse at the start: E2 the whole step, EA half of it; E1 none
   double kick0 = variant == VARIANT_E2 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   double kick1 = variant == VARIANT_E1 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   int iters = 0;
   // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    const rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     memcpy(sc->q, s->q + 7 * b->node + 3, sizeof(sc->q));
-    double T[3];
-    m3_mulv(sc->b, b->J, s->v + 6 * b->node + 3);
-    rg_qrotInv(T, sc->q, mem->tau);
-    v3_axpy(sc->b, kick0, T);
+    // body momentum plus the start impulse (the body torque of the memory is at this attitude)
+    rg_jmul(sc->b, b->J, s->v + 6 * b->node + 3, b->diag);
+    v3_axpy(sc->b, kick0, mem->T);
     int st;
     if (variant == VARIANT_EA) {
-      st = substep(m, &v, i, t, 0.5 * h, sc->q, sc->b, &iters);
-      st = st ? st : substep(m, &v, i, t, 0.5 * h, sc->q, sc->b, &iters);
+      st = substep(m, v, i, t, 0.5 * h, sc->q, sc->b, &iters);
+      st = st ? st : substep(m, v, i, t, 0.5 * h, sc->q, sc->b, &iters);
     } else {
-      st = substep(m, &v, i, t, h, sc->q, sc->b, &iters);
+      st = substep(m, v, i, t, h, sc->q, sc->b, &iters);
     }
     if (st != RD_OK) {
       d->stats.newton_iterations += iters;
@@ -70,34 +68,28 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
       v3_axpy(sc->vr, kick0 / b->mass, mem->f);
       v3_axpy(sc->xr, h, sc->vr);
     }
-    rg_placeNode(b, v.q, sc->q, sc->xr);
+    rg_placeNode(b, v->q, sc->q, sc->xr);
   }
   // the torque at the end: the end impulse now, the start impulse of the next step
-  int st = rg_loads(m, d, &v, t1, v.q, 0);
+  int st = rg_loadsBody(m, d, v, t1, v->q, 0);
   if (st != RD_OK) {
     return st;
   }
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    const rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
-    double T[3];
-    rg_qrotInv(T, sc->q, sc->tau);
-    v3_axpy(sc->b, kick1, T);
-    m3_mulv(sc->W, b->Jinv, sc->b);
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
+    v3_axpy(sc->b, kick1, sc->T);
+    rg_jmul(sc->W, b->Jinv, sc->b, b->diag);
     v3_copy(sc->ar, mem->ar);
     if (!b->pinned) {
       v3_axpy(sc->vr, kick1 / b->mass, sc->f);
       v3_scale(sc->ar, sc->f, 1 / b->mass);
     }
     // the Euler equations at the end: J A = T - W x J W
-    double JW[3], gyro[3], rhs[3];
-    m3_mulv(JW, b->J, sc->W);
-    v3_cross(gyro, sc->W, JW);
-    v3_sub(rhs, T, gyro);
-    m3_mulv(sc->A, b->Jinv, rhs);
+    rg_eulerAccelBody(b, sc->W, sc->T, sc->A);
   }
-  st = rg_commit(m, d, &v, t1, 0);
+  st = rg_commit(m, d, v, t1, RG_BODY);
   if (st != RD_OK) {
     d->stats.newton_iterations += iters;
     return st;

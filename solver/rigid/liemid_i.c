@@ -59,12 +59,11 @@ static const rgImplicit liemid_i = {"the incremental rotation vector", 0, attitu
 
 
 static int liemid_i_step(const rdModel* m, rdData* d, double h) {
-  rgView v;
-  rg_view(m, d, &v);
+  rgView* v = rg_view(m, d);
   rdState* s = &d->s;
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
     memcpy(sc->q0, s->q + 7 * b->node + 3, sizeof(sc->q0));
     v3_copy(sc->W0, s->v + 6 * b->node + 3);
     m3_mulv(sc->P0, b->J, sc->W0);
@@ -73,14 +72,14 @@ static int liemid_i_step(const rdModel* m, rdData* d, double h) {
     v3_axpy(sc->x, 0.5 * h * h, s->vd + 6 * b->node + 3);
   }
   int iters = 0;
-  int st = rg_implicitSolve(m, d, &v, &liemid_i, h, &iters);
+  int st = rg_implicitSolve(m, d, v, &liemid_i, h, &iters);
   if (st != RD_OK) {
     d->stats.newton_iterations += iters;
     return st;
   }
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
     double P[3], mx[3];
     v3_copy(P, sc->P0);
     v3_axpy(P, h, sc->g);
@@ -89,7 +88,7 @@ static int liemid_i_step(const rdModel* m, rdData* d, double h) {
     m3_mulv(sc->b, b->Jinv, P);
     rg_rotateRight(sc->q, sc->q0, sc->x);
   }
-  return rg_implicitFinish(m, d, &v, h, iters);
+  return rg_implicitFinish(m, d, v, h, iters);
 }
 
 

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "rigid.h"
+#include "rigid_kernels.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -11,16 +11,15 @@
 // i_n = R_n J R_n^T and w_n = w_{n-1} + h/2 (a_{n-1} + a_n), solved for a_n by Newton. The
 // spatial w, a live in the stepper memory; the state keeps the body-frame W = R^T w, A = R^T a.
 static int nms_step(const rdModel* m, rdData* d, double h) {
-  rgView v;
-  rg_view(m, d, &v);
-  rg_trialBegin(m, d, &v);
+  rgView* v = rg_view(m, d);
+  rg_trialBegin(m, d, v);
   rdState* s = &d->s;
   double t1 = s->t + h;
   // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    const rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     const double* q = s->q + 7 * b->node + 3;
     double psi[3];
     v3_scale(psi, mem->w, h);
@@ -33,17 +32,17 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
       v3_axpy(vel, 0.5 * h, mem->ar);
       v3_axpy(sc->xr, h, vel);
     }
-    rg_placeNode(b, v.q, sc->q, sc->xr);
+    rg_placeNode(b, v->q, sc->q, sc->xr);
   }
-  int st = rg_loads(m, d, &v, t1, v.q, 0);
+  int st = rg_loads(m, d, v, t1, v->q, 0);
   if (st != RD_OK) {
     return st;
   }
   int iters = 0;
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    const rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     double R[9], RJ[9], Js[9], wp[3];
     rdu_quatToMat(R, sc->q);
     m3_mul(RJ, R, b->J);
@@ -51,7 +50,7 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
     v3_copy(wp, mem->w);
     v3_axpy(wp, 0.5 * h, mem->al);
     v3_copy(sc->al, mem->al);
-    st = rg_solveAccel(m, &v, i, t1, Js, sc->tau, wp, h, sc->al, &iters);
+    st = rg_solveAccel(m, v, i, t1, Js, sc->tau, wp, h, sc->al, &iters);
     if (st != RD_OK) {
       d->stats.newton_iterations += iters;
       return st;
@@ -68,7 +67,7 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
       v3_axpy(sc->vr, 0.5 * h, sc->ar);
     }
   }
-  st = rg_commit(m, d, &v, t1, 1);
+  st = rg_commit(m, d, v, t1, RG_NMS);
   if (st != RD_OK) {
     d->stats.newton_iterations += iters;
     return st;

@@ -14,17 +14,23 @@ typedef struct rgBody_ {
   int node;         // node carrying the body
   int elem;         // its rigid_body element
   int pinned;       // 1: spherical joint to ground at p; 0: free body
+  int rzero;        // r == 0: the node is the rotation point (no lever arm to rotate)
+  int diag;         // J is diagonal in the body frame (the principal-axes kernels apply)
+  int czero;        // c == 0 or no gravity: the weight has no moment about the rotation point
   double mass;
   double J[9];      // inertia about the rotation point, body frame
   double Jinv[9];   // its inverse
   double p[3];      // pinned: the fixed point (global)
   double r[3];      // body-frame vector from the rotation point to the node
-  int rzero;        // r == 0: the node is the rotation point (no lever arm to rotate)
+  double c[3];      // body-frame vector from the rotation point to the centre of mass
+  double mg[3];     // weight m g (global)
 } rgBody;
 
 // per-body stepper memory, kept in the state (saved, restored, checkpointed with it)
 typedef struct rgMem_ {
-  double tau[3];    // spatial torque about the rotation point at the current state
+  double tau[3];    // spatial torque about the rotation point at the current state (kept
+                    // current by the methods that use it: nms, sw, hstagm, liemid_i, akw)
+  double T[3];      // the same in the body frame (kept current by nmb, liemid_e1/e2/ea)
   double f[3];      // total applied force (global) at the current state
   double xr[3];     // rotation point: position (free: centre of mass; pinned: p)
   double vr[3];     // its velocity (pinned: 0)
@@ -48,7 +54,8 @@ typedef struct rgScratch_ {
   double g[3];      // torque term at the iterate
   double dg[9];     // its finite-difference Jacobian (columns)
   double q[4];      // trial attitude
-  double tau[3];    // spatial torque at the last evaluation
+  double tau[3];    // spatial torque at the last evaluation (rg_loads)
+  double T[3];      // body-frame torque at the last evaluation (rg_loadsBody)
   double f[3];      // force at the last evaluation
   // the end-of-step values of an atomic step, committed by rg_commit
   double xr[3], vr[3], ar[3];  // rotation point
@@ -62,9 +69,14 @@ typedef struct rgNodeMap_ {
   int pin;
 } rgNodeMap;
 
-// views of the workspace and memory of a rigid stepper
+// views of the workspace and memory of a rigid stepper; lives at the start of the workspace and
+// is filled once per rdData (the body table depends on the model only)
 typedef struct rgView_ {
+  int built;
   int nb;
+  int others;       // the model has loads besides gravity (nodal loads, host callbacks, torque
+                    // laws): rd_evalLoadsNoGravity is called and the trial array v->q is kept
+                    // complete; else (and without rd_setNodeLoad) only the weights act
   rgBody* body;     // nb
   rgMem* mem;       // nb (in d->s.memory)
   rgScratch* sc;    // nb
@@ -81,25 +93,36 @@ void rg_mapNodes(const rdModel* m, rgNodeMap* map);
 size_t rg_memorySize(const rdModel* m);
 size_t rg_workSize(const rdModel* m);
 // the views of d; builds the body table on first use
-void rg_view(const rdModel* m, rdData* d, rgView* v);
+rgView* rg_viewBuild(const rdModel* m, rdData* d);
+static inline rgView* rg_view(const rdModel* m, rdData* d) {
+  rgView* v = d->work;
+  if (!v->built) {
+    return rg_viewBuild(m, d);
+  }
+  v->mem = d->s.memory;
+  return v;
+}
 int rg_initialize(const rdModel* m, rdData* d);
 
-// loads at time t for configuration q (nnode x 7): per body the spatial torque about its
-// rotation point and the total force, into mem (mem_out = 1) or scratch (0)
+// 1 if the loads of this step need the generic path (rd_evalLoadsNoGravity over the whole
+// configuration array): the model has other loads than gravity, or the host holds node loads
+static inline int rg_generic(const rgView* v, const rdData* d) {
+  return v->others | d->hostload_set;
+}
+
+// loads at time t for configuration q (nnode x 7; with !rg_generic only the attitudes of the
+// body nodes are read): per body the torque about its rotation point and the total force, into
+// mem (mem_out = 1) or scratch (0). rg_loads gives the spatial torque (tau), rg_loadsBody the
+// body-frame torque R^T tau (T) at the body's attitude in q. One load evaluation.
 int rg_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, int mem_out);
-
-// node state (s.q, s.v, s.vd) of body b from its attitude, body angular velocity and
-// acceleration, and the rotation point's motion in mem
-void rg_writeNode(const rgBody* b, const rgMem* mem, rdState* s, const double q[4],
-                  const double W[3], const double A[3]);
-
-// node position of body b in the configuration array q (nnode x 7) for attitude qb, with the
-// rotation point at xr
-void rg_placeNode(const rgBody* b, double* q, const double qb[4], const double xr[3]);
+int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double* q,
+                 int mem_out);
 
 // body angular acceleration from the Euler equations: J A = T - W x J W, T = R^T tau
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]);
+// the same from the body-frame torque T
+void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]);
 
 // translation of free bodies
 void rg_translate(const rgBody* b, rgMem* mem, double dt, const double vel[3]);
@@ -113,54 +136,31 @@ void rg_mulNormalize(double out[4], const double a[4], const double b[4]);
 // out = exp(skew(psi)) a
 void rg_expRotate(double out[3], const double psi[3], const double a[3]);
 
-// atomic steps (nmb, nms, liemid_e1/e2/ea): the trial configuration v->q starts as the state's;
-// the step fills the scratch (q, W, A, xr, vr, ar, tau, f, and w, al for nms) and rg_commit
-// checks every number of it and only then writes the memory and the node states
+// atomic steps (nmb, nms, liemid_e1/e2/ea): the trial configuration v->q starts as the state's
+// (copied only when the generic load path reads it: rg_generic); the step fills the scratch
+// (q, W, A, xr, vr, ar, f, the torque: T for frame RG_BODY, tau for RG_SPATIAL and RG_NMS, and
+// w, al for RG_NMS) and rg_commit checks every number of it and only then writes the memory
+// and the node states
+enum { RG_BODY, RG_SPATIAL, RG_NMS };
 void rg_trialBegin(const rdModel* m, const rdData* d, rgView* v);
-int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int spatial);
-
-// out = R(q) a and R(q)^T a for a unit quaternion q (inline: the steppers' hot path)
-static inline void rg_qrot(double out[3], const double q[4], const double a[3]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
-         t2 = 2.0 * (x * a[1] - y * a[0]);
-  double r0 = a[0] + w * t0 + y * t2 - z * t1;
-  double r1 = a[1] + w * t1 + z * t0 - x * t2;
-  double r2 = a[2] + w * t2 + x * t1 - y * t0;
-  out[0] = r0, out[1] = r1, out[2] = r2;
-}
-
-static inline void rg_qrotInv(double out[3], const double q[4], const double a[3]) {
-  double qc[4] = {q[0], -q[1], -q[2], -q[3]};
-  rg_qrot(out, qc, a);
-}
-
-// sin and cos of half the angle of psi, and sin(|psi|/2) / |psi| (1/2 at psi = 0): the
-// quaternion of exp(psi) is (c, k psi)
-static inline double rg_halfAngle(const double psi[3], double* s, double* c) {
-  double phi = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
-  double x = 0.5 * phi;
-  *s = sin(x);
-  *c = cos(x);
-  return phi > 0 ? *s / phi : 0.5;
-}
+// rg_commit: rigid_kernels.h
 
 // inner Newton solves (rigid_newton.c); each returns RD_OK or RD_RECOVER_NEWTON (raised with
 // the method, body, time and residual) and adds its iterations to *iters
-// J A - T + W x J W = 0 with W = Wp + h/2 A (NMB in the body frame, NMS in the spatial frame)
+// J A - T + W x J W = 0 with W = Wp + h/2 A (NMS: in the spatial frame, J = R J_body R^T)
 int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
                   const double T[3], const double Wp[3], double h, double A[3], int* iters);
-// J psi / h = exp(-psi/2) b (explicit midpoint Lie, LIEMID[E1], [E2], [EA])
-// On success also eb = exp(-psi) b and dq = the quaternion of exp(psi), from the last residual
-int rg_solveRotvec(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
-                   const double b[3], double h, double psi[3], double eb[3], double dq[4],
-                   int* iters);
+// the same in the body frame of body ib, with its own inertia (NMB)
+int rg_solveAccelBody(const rdModel* m, const rgView* v, int ib, double t, const double T[3],
+                      const double Wp[3], double h, double A[3], int* iters);
+// J psi / h = exp(-psi/2) b for body ib (explicit midpoint Lie, LIEMID[E1], [E2], [EA]);
+// psi holds the guess. On success also eb = exp(-psi) b and dq = the quaternion of exp(psi),
+// from the last residual
+int rg_solveRotvec(const rdModel* m, const rgView* v, int ib, double t, const double b[3],
+                   double h, double psi[3], double eb[3], double dq[4], int* iters);
 // raise the failure of a Newton solve
 int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what,
                   double res, double scale, int iters);
-
-// x = A^-1 b for a general 3x3 matrix; -1 if A is (numerically) singular
-int rg_solve3(double x[3], const double A[9], const double b[3]);
 
 // finish a step's bookkeeping: Newton iterations of the step
 void rg_countIterations(rdData* d, int iters);

@@ -8,6 +8,7 @@
 
 #include "core.h"
 #include "rigid_implicit.h"
+#include "rigid_kernels.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "rigid.h"
+#include "rigid_kernels.h"
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
@@ -14,13 +14,12 @@
 // A_n = 2/h (W_n - W_{n-1}) - A_{n-1}                  (algorithmic acceleration, in the state)
 // Translation: velocity Verlet.
 static int sw_step(const rdModel* m, rdData* d, double h) {
-  rgView v;
-  rg_view(m, d, &v);
+  rgView* v = rg_view(m, d);
   rdState* s = &d->s;
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     const double* q = s->q + 7 * b->node + 3;
     double psi[3], vel[3], JW[3];
     v3_copy(sc->W0, s->v + 6 * b->node + 3);
@@ -37,14 +36,14 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
     rg_translate(b, mem, h, vel);
     rg_placeNode(b, s->q, sc->q, mem->xr);
   }
-  int st = rg_loads(m, d, &v, s->t + h, s->q, 1);
+  int st = rg_loads(m, d, v, s->t + h, s->q, 1);
   if (st != RD_OK) {
     return st;
   }
-  for (int i = 0; i < v.nb; i++) {
-    const rgBody* b = &v.body[i];
-    rgMem* mem = &v.mem[i];
-    rgScratch* sc = &v.sc[i];
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    rgScratch* sc = &v->sc[i];
     double pi[3], P[3], W[3], A[3];
     v3_copy(pi, sc->P0);
     v3_axpy(pi, 0.5 * h, mem->tau);
