@@ -8,91 +8,132 @@
 
 #include "core.h"
 #include "rigid_kernels.h"
-#include "vec3.h"
 
 enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 
-// one explicit midpoint-Lie substep of size hs for body i from attitude q and body momentum b
-// (the torque impulse already added, pulled back to the frame of q): J psi / hs =
-// exp(-psi/2) b; q' = q exp(psi), b' = exp(-psi) b
-static int substep(const rdModel* m, const rgView* v, int i, double t, double hs, double q[4],
-                   double b[3], int* iters) {
+// one explicit midpoint-Lie substep (number k of the step) of size hs for body i from attitude q
+// and body momentum b (the torque impulse already added, pulled back to the frame of q):
+// J psi / hs = exp(-psi/2) b; q' = q exp(psi), b' = exp(-psi) b
+static inline int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
+                          double q[4], double b[3], int* iters) {
   const rgBody* bd = &v->body[i];
-  double psi[3], eb[3], dq[4];
-  // guess: hs J^-1 b
-  rg_jmul(psi, bd->Jinv, b, bd->diag);
-  v3_scale(psi, psi, hs);
-  int st = rg_solveRotvec(m, v, i, t, b, hs, psi, eb, dq, iters);
+  const rgMem* mem = &v->mem[i];
+  rgScratch* sc = &v->sc[i];
+  double eb[3], dq[4];
+  // the inverse tangent of this substep from an earlier step, if made for this substep size
+  const double* Ki = fabs(mem->hK[k] - hs) <= 1e-6 * hs ? mem->Ki[k] : NULL;
+  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, bd->J, bd->Jinv, b, hs, Ki, sc->Ki[k],
+                                          &sc->knew[k], eb, dq, iters)
+                    : rg_rotvecNewton(m, v, i, t, bd->J, bd->Jinv, 0, b, hs, Ki, sc->Ki[k],
+                                      &sc->knew[k], eb, dq, iters);
   if (st != RD_OK) {
     return st;
   }
-  rg_mulNormalize(q, q, dq);
+  sc->hK[k] = hs;
+  rg_quatMulNormalize(q, q, dq);
   v3_copy(b, eb);
   return RD_OK;
 }
 
 
+// the rotation of body i from t to t + h up to the end impulse, and the translation
+static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
+                         int variant, double kick0, int* iters) {
+  const rgBody* b = &v->body[i];
+  const rgMem* mem = &v->mem[i];
+  rgScratch* sc = &v->sc[i];
+  double t = s->t;
+  memcpy(sc->q, s->q + 7 * b->node + 3, sizeof(sc->q));
+  // body momentum plus the start impulse (the body torque of the memory is at this attitude)
+  rg_jmul(sc->b, b->J, s->v + 6 * b->node + 3, b->diag);
+  v3_axpy(sc->b, kick0, mem->T);
+  int st;
+  if (variant == VARIANT_EA) {
+    st = substep(m, v, i, 0, t, 0.5 * h, sc->q, sc->b, iters);
+    st = st ? st : substep(m, v, i, 1, t, 0.5 * h, sc->q, sc->b, iters);
+  } else {
+    st = substep(m, v, i, 0, t, h, sc->q, sc->b, iters);
+  }
+  // translation: symplectic Euler (E2), its adjoint (E1), velocity Verlet (EA)
+  if (!b->pinned) {
+    v3_copy(sc->vr, mem->vr);
+    v3_copy(sc->xr, mem->xr);
+    v3_axpy(sc->vr, kick0 / b->mass, mem->f);
+    v3_axpy(sc->xr, h, sc->vr);
+  }
+  return st;
+}
+
+
+// the end of the step for body i once its torque (sc->T) and force (sc->f) at t + h are known
+static inline void finish(const rgView* v, int i, double kick1) {
+  const rgBody* b = &v->body[i];
+  const rgMem* mem = &v->mem[i];
+  rgScratch* sc = &v->sc[i];
+  v3_axpy(sc->b, kick1, sc->T);
+  rg_jmul(sc->W, b->Jinv, sc->b, b->diag);
+  if (!b->pinned) {
+    v3_axpy(sc->vr, kick1 / b->mass, sc->f);
+    v3_scale(sc->ar, sc->f, 1 / b->mass);
+  }
+  (void)mem;
+  // the Euler equations at the end: J A = T - W x J W
+  double JW[3], gyro[3], rhs[3];
+  rg_jmul(JW, b->J, sc->W, b->diag);
+  v3_cross(gyro, sc->W, JW);
+  v3_sub(rhs, sc->T, gyro);
+  rg_jmul(sc->A, b->Jinv, rhs, b->diag);
+}
+
+
 static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   rgView* v = rg_view(m, d);
-  rg_trialBegin(m, d, v);
   const rdState* s = &d->s;
-  double t = s->t, t1 = t + h;
+  double t1 = s->t + h;
   // impulse at the start: E2 the whole step, EA half of it; E1 none
   double kick0 = variant == VARIANT_E2 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   double kick1 = variant == VARIANT_E1 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
-  int iters = 0;
+  int nsub = variant == VARIANT_EA ? 2 : 1;
+  int iters = 0, st = RD_OK;
   // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
-  for (int i = 0; i < v->nb; i++) {
-    const rgBody* b = &v->body[i];
-    const rgMem* mem = &v->mem[i];
-    rgScratch* sc = &v->sc[i];
-    memcpy(sc->q, s->q + 7 * b->node + 3, sizeof(sc->q));
-    // body momentum plus the start impulse (the body torque of the memory is at this attitude)
-    rg_jmul(sc->b, b->J, s->v + 6 * b->node + 3, b->diag);
-    v3_axpy(sc->b, kick0, mem->T);
-    int st;
-    if (variant == VARIANT_EA) {
-      st = substep(m, v, i, t, 0.5 * h, sc->q, sc->b, &iters);
-      st = st ? st : substep(m, v, i, t, 0.5 * h, sc->q, sc->b, &iters);
-    } else {
-      st = substep(m, v, i, t, h, sc->q, sc->b, &iters);
+  if (!rg_generic(v, d)) {
+    // only the weights act: each body's step is independent, one pass
+    d->stats.load_evaluations++;
+    for (int i = 0; i < v->nb && st == RD_OK; i++) {
+      rgScratch* sc = &v->sc[i];
+      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      if (st == RD_OK) {
+        rg_bodyLoad(&v->body[i], sc->q, NULL, 1, sc->T, sc->f);
+        finish(v, i, kick1);
+      }
     }
-    if (st != RD_OK) {
-      d->stats.newton_iterations += iters;
-      return st;
+  } else {
+    rg_trialBegin(m, d, v);
+    for (int i = 0; i < v->nb && st == RD_OK; i++) {
+      const rgBody* b = &v->body[i];
+      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      rg_placeNode(b, v->q, v->sc[i].q, b->pinned ? v->mem[i].xr : v->sc[i].xr);
     }
-    // translation: symplectic Euler (E2), its adjoint (E1), velocity Verlet (EA)
-    v3_copy(sc->vr, mem->vr);
-    v3_copy(sc->xr, mem->xr);
-    if (!b->pinned) {
-      v3_axpy(sc->vr, kick0 / b->mass, mem->f);
-      v3_axpy(sc->xr, h, sc->vr);
+    // the torque at the end: the end impulse now, the start impulse of the next step
+    st = st ? st : rg_loadsBody(m, d, v, t1, v->q, 0);
+    for (int i = 0; i < v->nb && st == RD_OK; i++) {
+      finish(v, i, kick1);
     }
-    rg_placeNode(b, v->q, sc->q, sc->xr);
   }
-  // the torque at the end: the end impulse now, the start impulse of the next step
-  int st = rg_loadsBody(m, d, v, t1, v->q, 0);
-  if (st != RD_OK) {
-    return st;
-  }
-  for (int i = 0; i < v->nb; i++) {
-    const rgBody* b = &v->body[i];
-    const rgMem* mem = &v->mem[i];
-    rgScratch* sc = &v->sc[i];
-    v3_axpy(sc->b, kick1, sc->T);
-    rg_jmul(sc->W, b->Jinv, sc->b, b->diag);
-    v3_copy(sc->ar, mem->ar);
-    if (!b->pinned) {
-      v3_axpy(sc->vr, kick1 / b->mass, sc->f);
-      v3_scale(sc->ar, sc->f, 1 / b->mass);
-    }
-    // the Euler equations at the end: J A = T - W x J W
-    rg_eulerAccelBody(b, sc->W, sc->T, sc->A);
-  }
-  st = rg_commit(m, d, v, t1, RG_BODY);
+  st = st ? st : rg_commit(m, d, v, t1, RG_BODY);
   if (st != RD_OK) {
     d->stats.newton_iterations += iters;
     return st;
+  }
+  // the inverse tangents made in this step, for the next (modified Newton)
+  for (int i = 0; i < v->nb; i++) {
+    rgScratch* sc = &v->sc[i];
+    for (int k = 0; k < nsub; k++) {
+      if (sc->knew[k]) {
+        memcpy(v->mem[i].Ki[k], sc->Ki[k], sizeof(sc->Ki[k]));
+      }
+      v->mem[i].hK[k] = sc->hK[k];
+    }
   }
   rg_countIterations(d, iters);
   return RD_OK;

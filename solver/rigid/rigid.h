@@ -24,6 +24,7 @@ typedef struct rgBody_ {
   double r[3];      // body-frame vector from the rotation point to the node
   double c[3];      // body-frame vector from the rotation point to the centre of mass
   double mg[3];     // weight m g (global)
+  double jr2;       // diag: (smallest / largest principal inertia)^2
 } rgBody;
 
 // per-body stepper memory, kept in the state (saved, restored, checkpointed with it)
@@ -40,6 +41,9 @@ typedef struct rgMem_ {
   double qh[4];     // hstagm: attitude at the half step ahead
   double Wh[3];     // hstagm: body angular velocity at the half step ahead
   double hh;        // hstagm: step size the half-step state was made for (0: none yet)
+  double Ki[2][9];  // liemid_e*: inverse Newton tangent of each substep's rotation-vector
+                    // equation, kept from an earlier step (modified Newton; rg_rotvecNewton)
+  double hK[2];     // the substep size it was made for (0: none)
 } rgMem;
 
 // per-body scratch of one step (work)
@@ -61,6 +65,8 @@ typedef struct rgScratch_ {
   double xr[3], vr[3], ar[3];  // rotation point
   double W[3], A[3];           // body angular velocity and acceleration
   double w[3], al[3];          // nms: spatial angular velocity and acceleration
+  double Ki[2][9], hK[2];      // liemid_e*: new inverse tangents (if knew), for the memory
+  int knew[2];
 } rgScratch;
 
 // per node: the rigid_body element on it and the spherical joint pinning it to the ground
@@ -150,20 +156,20 @@ void rg_trialBegin(const rdModel* m, const rdData* d, rgView* v);
 // J A - T + W x J W = 0 with W = Wp + h/2 A (NMS: in the spatial frame, J = R J_body R^T)
 int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
                   const double T[3], const double Wp[3], double h, double A[3], int* iters);
-// the same in the body frame of body ib, with its own inertia (NMB)
-int rg_solveAccelBody(const rdModel* m, const rgView* v, int ib, double t, const double T[3],
-                      const double Wp[3], double h, double A[3], int* iters);
-// J psi / h = exp(-psi/2) b for body ib (explicit midpoint Lie, LIEMID[E1], [E2], [EA]);
-// psi holds the guess. On success also eb = exp(-psi) b and dq = the quaternion of exp(psi),
-// from the last residual
-int rg_solveRotvec(const rdModel* m, const rgView* v, int ib, double t, const double b[3],
-                   double h, double psi[3], double eb[3], double dq[4], int* iters);
+// the inverse tangent of the LIEMID equation J psi / h = exp(-psi/2) b at psi, with Jh = J/h,
+// e = exp(-psi/2) b and the coefficients s1, s2 of rg_rotCoef at y = |psi|^2/4 (rigid_newton.c);
+// -1 if the tangent is singular
+int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], const double e[3],
+                     double s1, double s2, double y);
 // raise the failure of a Newton solve
 int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what,
                   double res, double scale, int iters);
 
 // finish a step's bookkeeping: Newton iterations of the step
-void rg_countIterations(rdData* d, int iters);
+static inline void rg_countIterations(rdData* d, int iters) {
+  d->stats.newton_iterations += iters;
+  d->stats.last_newton_iterations = iters;
+}
 
 extern const rdStepper rd_stepper_nmb;
 extern const rdStepper rd_stepper_nms;

@@ -5,6 +5,9 @@
 #define RD_RIGID_KERNELS_H
 
 #include <math.h>
+#ifdef RG_TRACE
+#include <stdio.h>
+#endif
 
 #include "core.h"
 #include "rigid.h"
@@ -22,32 +25,61 @@ static inline void rg_qrot(double out[3], const double q[4], const double a[3]) 
 }
 
 static inline void rg_qrotInv(double out[3], const double q[4], const double a[3]) {
-  double qc[4] = {q[0], -q[1], -q[2], -q[3]};
-  rg_qrot(out, qc, a);
+  double w = q[0], x = -q[1], y = -q[2], z = -q[3];
+  double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
+         t2 = 2.0 * (x * a[1] - y * a[0]);
+  double r0 = a[0] + w * t0 + y * t2 - z * t1;
+  double r1 = a[1] + w * t1 + z * t0 - x * t2;
+  double r2 = a[2] + w * t2 + x * t1 - y * t0;
+  out[0] = r0, out[1] = r1, out[2] = r2;
 }
 
-// cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi).
-// Up to x = 1/4 (a turn of 0.5 rad) both come from their Taylor polynomials in x^2, sin(x)/x to
-// x^10 and cos(x) to x^12: the first omitted terms, x^12/13! and x^14/14!, are below 1e-17, a
-// tenth of the last bit, so the values are libm's to rounding (tests/test_rigid_kernels.c) and
-// need neither a square root nor a call. Beyond, libm's sin and cos.
-static inline double rg_halfAngle(const double psi[3], double* c) {
-  double p2 = psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2];
-  double y = 0.25 * p2;  // x^2
-  if (y <= 0.0625) {
-    double sinc =
-        1 + y * (-1.0 / 6 +
-                 y * (1.0 / 120 +
-                      y * (-1.0 / 5040 + y * (1.0 / 362880 + y * (-1.0 / 39916800)))));
-    *c = 1 + y * (-1.0 / 2 +
-                  y * (1.0 / 24 +
-                       y * (-1.0 / 720 +
-                            y * (1.0 / 40320 + y * (-1.0 / 3628800 + y * (1.0 / 479001600))))));
-    return 0.5 * sinc;
+// The rotation exp(skew(p)), x = |p|, is a -> c a + s1 p x a + s2 (p.a) p with c = cos x,
+// s1 = sin(x)/x and s2 = (1 - cos x)/x^2. rg_rotCoef gives the three from y = x^2:
+// - y <= 1e-6: their Taylor polynomials to y^2 (first omitted term below 2e-21);
+// - y <= 1/16: s1 and s2 to y^5 (first omitted terms y^6/13! < 1e-17, y^6/14! < 1e-18: a tenth
+//   of the last bit or less), c = 1 - y s2;
+// - beyond: libm's sin and cos.
+// Below a turn of 0.5 rad (y = |psi|^2/4 for the half angle of exp(psi)) the values agree with
+// libm's to rounding (tests/test_rigid_kernels.c) and cost neither a square root nor a call.
+static inline void rg_rotCoef(double y, double* c, double* s1, double* s2) {
+  if (y <= 1e-6) {
+    *s1 = 1 - y * (1.0 / 6 - y * (1.0 / 120));
+    *s2 = 0.5 - y * (1.0 / 24 - y * (1.0 / 720));
+    *c = 1 - y * *s2;
+  } else if (y <= 0.0625) {
+    *s1 = 1 - y * (1.0 / 6 -
+                   y * (1.0 / 120 -
+                        y * (1.0 / 5040 - y * (1.0 / 362880 - y * (1.0 / 39916800)))));
+    *s2 = 0.5 - y * (1.0 / 24 -
+                     y * (1.0 / 720 -
+                          y * (1.0 / 40320 - y * (1.0 / 3628800 - y * (1.0 / 479001600)))));
+    *c = 1 - y * *s2;
+  } else {
+    double x = sqrt(y), sn = sin(x);
+    *c = cos(x);
+    *s1 = sn / x;
+    // (1 - cos x)/x^2 without cancellation: (sin x / x)^2 / (1 + cos x) for cos x > 0
+    *s2 = *c > 0 ? *s1 * *s1 / (1 + *c) : (1 - *c) / y;
   }
-  double phi = sqrt(p2), x = 0.5 * phi;
-  *c = cos(x);
-  return sin(x) / phi;
+}
+
+// cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi)
+static inline double rg_halfAngle(const double psi[3], double* c) {
+  double s1, s2;
+  rg_rotCoef(0.25 * (psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]), c, &s1, &s2);
+  return 0.5 * s1;
+}
+
+// out = exp(skew(p)) a from the coefficients of rg_rotCoef
+static inline void rg_rotate(double out[3], const double p[3], double c, double s1, double s2,
+                             const double a[3]) {
+  double pa[3];
+  v3_cross(pa, p, a);
+  double d = s2 * v3_dot(p, a);
+  for (int i = 0; i < 3; i++) {
+    out[i] = c * a[i] + s1 * pa[i] + d * p[i];
+  }
 }
 
 // out = J a for the inertia of body b (diag: only the diagonal is read)
@@ -87,16 +119,10 @@ static inline int rg_solve3(double x[3], const double A[9], const double b[3]) {
   return 0;
 }
 
-// x = A^-1 b; when every row of A is diagonally dominant by a factor 2 (sum of |A_ij|, j != i,
-// at most |A_ii|/2: the Newton tangents of small steps) by elimination without pivoting, which
-// is then backward stable and |det A| >= prod |A_ii|/2 (no singularity to test); otherwise by
-// rg_solve3. -1 if A is (numerically) singular.
-static inline int rg_solve3dd(double x[3], const double A[9], const double b[3]) {
-  double d0 = fabs(A[0]), d1 = fabs(A[4]), d2 = fabs(A[8]);
-  if (!(fabs(A[1]) + fabs(A[2]) <= 0.5 * d0 && fabs(A[3]) + fabs(A[5]) <= 0.5 * d1 &&
-        fabs(A[6]) + fabs(A[7]) <= 0.5 * d2)) {
-    return rg_solve3(x, A, b);
-  }
+// x = A^-1 b by elimination without pivoting, for a matrix whose rows are diagonally dominant
+// by a factor 2 (sum of |A_ij|, j != i, at most |A_ii|/2): the elimination is then backward
+// stable and |det A| >= prod |A_ii|/2, so there is no singularity to test
+static inline void rg_solve3dd(double x[3], const double A[9], const double b[3]) {
   double i0 = 1 / A[0];
   double l10 = A[3] * i0, l20 = A[6] * i0;
   double b11 = A[4] - l10 * A[1], b12 = A[5] - l10 * A[2];
@@ -110,16 +136,18 @@ static inline int rg_solve3dd(double x[3], const double A[9], const double b[3])
   x[0] = (b[0] - A[1] * x1 - A[2] * x2) * i0;
   x[1] = x1;
   x[2] = x2;
-  return 0;
 }
 
-// out = a b / |a b| (quaternions)
+// out = a b / |a b| (quaternions). The product of unit quaternions is unit to a few rounding
+// errors, n2 = 1 + d: then 1/sqrt(n2) = 1 - d/2 + O(d^2) (d^2 below 1e-28), without a square
+// root or a division; a product further from unit length is normalized exactly.
 static inline void rg_quatMulNormalize(double out[4], const double a[4], const double b[4]) {
   double r0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
   double r1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
   double r2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
   double r3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  double n = 1.0 / sqrt(r0 * r0 + r1 * r1 + r2 * r2 + r3 * r3);
+  double n2 = r0 * r0 + r1 * r1 + r2 * r2 + r3 * r3;
+  double n = fabs(n2 - 1) <= 1e-14 ? 1.5 - 0.5 * n2 : 1 / sqrt(n2);
   out[0] = r0 * n, out[1] = r1 * n, out[2] = r2 * n, out[3] = r3 * n;
 }
 
@@ -227,6 +255,7 @@ __attribute__((always_inline)) static inline int rg_accelNewtonDiag(const rdMode
   int maxit = m->opt.rigid_max_iter;
   double hh = 0.5 * h, Tn = v3_norm(T);
   double j0 = J[0], j1 = J[4], j2 = J[8];
+  double jr2 = v->body[ib].jr2;
   double t0 = T[0], t1 = T[1], t2 = T[2];
   double p0 = Wp[0], p1 = Wp[1], p2 = Wp[2];
   double a0 = A[0], a1 = A[1], a2 = A[2];
@@ -263,8 +292,12 @@ __attribute__((always_inline)) static inline int rg_accelNewtonDiag(const rdMode
                    hh * (u1 - w1 * j0),
                    hh * (w0 * j1 - u0),
                    j2};
-    double r[3] = {r0, r1, r2}, dA[3];
-    if (rg_solve3dd(dA, K, r)) {
+    // every off-diagonal entry of row i is at most h/2 (|J W| + |W| j_max) <= h/2 2 j_max |W|,
+    // so the rows are dominant by a factor 2 (rg_solve3dd) when 8 (h/2) j_max |W| <= j_min
+    double r[3] = {r0, r1, r2}, dA[3], eh = 8 * hh;
+    if ((w0 * w0 + w1 * w1 + w2 * w2) * (eh * eh) <= jr2) {
+      rg_solve3dd(dA, K, r);
+    } else if (rg_solve3(dA, K, r)) {
       A[0] = a0, A[1] = a1, A[2] = a2;
       *iters += it;
       return rg_newtonFail(m, v, ib, t, "the angular acceleration (singular tangent)", rn, scale,
@@ -339,112 +372,183 @@ static inline int rg_accelNewton(const rdModel* m, const rgView* v, int ib, doub
 }
 
 
-// (x - sin x)/x^3 from x^2 and sin(x)/x (the series below x = 1/2, where the difference
-// cancels; it only enters the Newton tangent)
-static inline double rg_tangentF2(double x2, double sinc) {
-  if (x2 < 0.25) {
-    return 1.0 / 6 - x2 * (1.0 / 120 - x2 * (1.0 / 5040 - x2 * (1.0 / 362880)));
-  }
-  return (1 - sinc) / x2;
-}
-
-
-// J psi / h = exp(-psi/2) b by Newton from the guess in psi. The residual and the tangent use
-// one sin and one cos of x = |psi|/2: with p = -psi/2, exp(skew(p)) a = a + s1 p x a +
-// s2 p x (p x a), s1 = sin(x)/x, s2 = (1 - cos x)/x^2
+// J psi / h = exp(-psi/2) b (explicit midpoint Lie) for psi by Newton.
+// Guess: psi0 = h J^-1 b, improved by one fixed-point step of the equation with exp(-psi/2) to
+// second order (no trigonometry): psi = h J^-1 (b + p x b + p x (p x b)/2), p = -psi0/2.
+// Residual r = J psi / h - e, e = exp(skew(p)) b, p = -psi/2 (rg_rotCoef, rg_rotate).
+// Converged when |r| <= tol 2 |b|: the two terms of the equation both have the magnitude |b| at
+// the solution (exp is a rotation), and the test is always made on a freshly evaluated
+// residual. The tangent: Ki_old, if not NULL, is an inverse tangent kept from an earlier step,
+// used for the first correction only (modified Newton); every further correction, or the first
+// when there is none, uses the exact tangent at the iterate (rg_rotvecTangent), whose inverse
+// goes to Ki_new (*knew = 1). On success eb = exp(-psi) b and dq = the quaternion of exp(psi).
 static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, double t,
-                                   const double J[9], int diag, const double b[3], double h,
-                                   double psi[3], double eb[3], double dq[4], int* iters) {
+                                  const double J[9], const double Jinv[9], int diag,
+                                  const double b[3], double h, const double* Ki_old,
+                                  double Ki_new[9], int* knew, double eb[3], double dq[4],
+                                  int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
-  double bn = v3_norm(b), ih = 1 / h;
-  for (int it = 0;; it++) {
-    double c;
-    double k = rg_halfAngle(psi, &c);  // sin(x)/|psi|
-    double x2 = 0.25 * v3_dot(psi, psi);
-    double s1 = 2 * k;
-    // (1 - cos x)/x^2 without cancellation: (sin x / x)^2 / (1 + cos x) for cos x > 0
-    double s2 = c > 0 ? s1 * s1 / (1 + c) : (1 - c) / x2;
-    double p[3], pb[3], ppb[3], e[3], Jp[3], r[3];
-    v3_scale(p, psi, -0.5);
+  double ih = 1 / h, scale = 2 * v3_norm(b), lim = tol * scale, lim2 = lim * lim;
+  double Jh[9], psi[3];
+  if (diag) {
+    Jh[0] = J[0] * ih, Jh[4] = J[4] * ih, Jh[8] = J[8] * ih;
+  } else {
+    for (int i = 0; i < 9; i++) {
+      Jh[i] = J[i] * ih;
+    }
+  }
+  {
+    double p[3], pb[3], ppb[3], g[3];
+    rg_jmul(p, Jinv, b, diag);
+    v3_scale(p, p, -0.5 * h);
     v3_cross(pb, p, b);
     v3_cross(ppb, p, pb);
-    for (int i = 0; i < 3; i++) {
-      e[i] = b[i] + s1 * pb[i] + s2 * ppb[i];
+    for (int j = 0; j < 3; j++) {
+      g[j] = h * (b[j] + pb[j] + 0.5 * ppb[j]);
     }
-    rg_jmul(Jp, J, psi, diag);
-    v3_scale(Jp, Jp, ih);
+    rg_jmul(psi, Jinv, g, diag);
+  }
+  const double* Ki = Ki_old;
+  *knew = 0;
+  for (int it = 0;; it++) {
+    double y = 0.25 * v3_dot(psi, psi), c, s1, s2;
+    rg_rotCoef(y, &c, &s1, &s2);
+    double p[3], e[3], Jp[3], r[3];
+    v3_scale(p, psi, -0.5);
+    rg_rotate(e, p, c, s1, s2, b);
+    rg_jmul(Jp, Jh, psi, diag);
     v3_sub(r, Jp, e);
-    double rn = v3_norm(r);
-    double scale = v3_norm(Jp) + bn;
-    if (rn <= tol * scale) {
-      // exp(-psi) b = exp(-psi/2) e
-      double pe[3], ppe[3];
-      v3_cross(pe, p, e);
-      v3_cross(ppe, p, pe);
-      for (int i = 0; i < 3; i++) {
-        eb[i] = e[i] + s1 * pe[i] + s2 * ppe[i];
-      }
-      dq[0] = c, dq[1] = k * psi[0], dq[2] = k * psi[1], dq[3] = k * psi[2];
+    double rr = v3_dot(r, r);
+    if (rr <= lim2) {
+      // exp(-psi) b = exp(-psi/2) e; the quaternion of exp(psi) has the angle 2x: (c, s1 psi/2)
+      rg_rotate(eb, p, c, s1, s2, e);
+      dq[0] = c, dq[1] = -s1 * p[0], dq[2] = -s1 * p[1], dq[3] = -s1 * p[2];
       *iters += it;
       return RD_OK;
     }
+    double rn = sqrt(rr);
+#ifdef RG_TRACE
+    fprintf(stderr, "TRACE it %d rel %.3e modified %d\n", it, rn / scale, Ki == Ki_old && Ki);
+#endif
     if (it == maxit || !isfinite(rn)) {
       *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);
+      rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);
+      return RD_RECOVER_NEWTON;
     }
-    // d(exp(-psi/2) b)/dpsi = 1/2 skew(e) Jl(-psi/2) = 1/2 skew(e) T(u), u = psi/2, T the
-    // right tangent I + f1 skew(u) + f2 skew(u)^2 (f1 = -s2, f2 = (x - sin x)/x^3), and
-    // skew(e) T(u) = s1 skew(e) + f1 (u e^T - (e.u) I) + f2 (e x u) u^T
-    double u[3], eu[3], M[9], K[9], dp[3];
-    v3_scale(u, psi, 0.5);
-    v3_cross(eu, e, u);
-    double f1 = -s2, f2 = rg_tangentF2(x2, s1), ed = v3_dot(e, u);
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) {
-        M[3 * i + j] = f1 * u[i] * e[j] + f2 * eu[i] * u[j];
+    if (!Ki || it > 0) {
+      if (diag) {
+        Jh[1] = Jh[2] = Jh[3] = Jh[5] = Jh[6] = Jh[7] = 0;
       }
-      M[4 * i] -= f1 * ed;
+      if (rg_rotvecTangent(Ki_new, Jh, psi, e, s1, s2, y)) {
+        *iters += it;
+        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn,
+                      scale, it);
+        return RD_RECOVER_NEWTON;
+      }
+      Ki = Ki_new;
+      *knew = 1;
     }
-    M[1] -= s1 * e[2], M[2] += s1 * e[1];
-    M[3] += s1 * e[2], M[5] -= s1 * e[0];
-    M[6] -= s1 * e[1], M[7] += s1 * e[0];
-    for (int i = 0; i < 9; i++) {
-      K[i] = (diag && i % 4 ? 0 : J[i]) * ih - 0.5 * M[i];
-    }
-    if (rg_solve3(dp, K, r)) {
-      *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn,
-                           scale, it);
-    }
+    double dp[3];
+    m3_mulv(dp, Ki, r);
     v3_axpy(psi, -1, dp);
+  }
+}
+
+
+// rg_rotvecNewton for a diagonal J = diag(j) (J^-1 = diag(ji)), written out in scalars
+static inline int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
+                                      const double J[9], const double Jinv[9],
+                                      const double b[3], double h, const double* Ki_old,
+                                      double Ki_new[9], int* knew, double eb[3], double dq[4],
+                                      int* iters) {
+  double tol = m->opt.rigid_tol;
+  int maxit = m->opt.rigid_max_iter;
+  double b0 = b[0], b1 = b[1], b2 = b[2];
+  double ih = 1 / h, scale = 2 * sqrt(b0 * b0 + b1 * b1 + b2 * b2), lim = tol * scale;
+  double lim2 = lim * lim;
+  double jh0 = J[0] * ih, jh1 = J[4] * ih, jh2 = J[8] * ih;
+  double hi0 = h * Jinv[0], hi1 = h * Jinv[4], hi2 = h * Jinv[8];
+  double x0, x1, x2;  // psi
+  {
+    double p0 = -0.5 * hi0 * b0, p1 = -0.5 * hi1 * b1, p2 = -0.5 * hi2 * b2;
+    double c0 = p1 * b2 - p2 * b1, c1 = p2 * b0 - p0 * b2, c2 = p0 * b1 - p1 * b0;
+    double d = 0.5 * (p0 * b0 + p1 * b1 + p2 * b2), yy = 0.5 * (p0 * p0 + p1 * p1 + p2 * p2);
+    // b + p x b + (p (p.b) - |p|^2 b)/2
+    x0 = hi0 * (b0 + c0 + d * p0 - yy * b0);
+    x1 = hi1 * (b1 + c1 + d * p1 - yy * b1);
+    x2 = hi2 * (b2 + c2 + d * p2 - yy * b2);
+  }
+  const double* Ki = Ki_old;
+  *knew = 0;
+  for (int it = 0;; it++) {
+    double y = 0.25 * (x0 * x0 + x1 * x1 + x2 * x2), c, s1, s2;
+    rg_rotCoef(y, &c, &s1, &s2);
+    double p0 = -0.5 * x0, p1 = -0.5 * x1, p2 = -0.5 * x2;
+    double d = s2 * (p0 * b0 + p1 * b1 + p2 * b2);
+    double e0 = c * b0 + s1 * (p1 * b2 - p2 * b1) + d * p0;
+    double e1 = c * b1 + s1 * (p2 * b0 - p0 * b2) + d * p1;
+    double e2 = c * b2 + s1 * (p0 * b1 - p1 * b0) + d * p2;
+    double r0 = jh0 * x0 - e0, r1 = jh1 * x1 - e1, r2 = jh2 * x2 - e2;
+    double rr = r0 * r0 + r1 * r1 + r2 * r2;
+    if (rr <= lim2) {
+      // exp(-psi) b = exp(-psi/2) e; the quaternion of exp(psi) has the angle 2x: (c, s1 psi/2)
+      double de = s2 * (p0 * e0 + p1 * e1 + p2 * e2);
+      eb[0] = c * e0 + s1 * (p1 * e2 - p2 * e1) + de * p0;
+      eb[1] = c * e1 + s1 * (p2 * e0 - p0 * e2) + de * p1;
+      eb[2] = c * e2 + s1 * (p0 * e1 - p1 * e0) + de * p2;
+      dq[0] = c, dq[1] = -s1 * p0, dq[2] = -s1 * p1, dq[3] = -s1 * p2;
+      *iters += it;
+      return RD_OK;
+    }
+    double rn = sqrt(rr);
+    if (it == maxit || !isfinite(rn)) {
+      *iters += it;
+      rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);
+      return RD_RECOVER_NEWTON;
+    }
+    if (!Ki || it > 0) {
+      double Jh[9] = {jh0, 0, 0, 0, jh1, 0, 0, 0, jh2};
+      double psi[3] = {x0, x1, x2}, e[3] = {e0, e1, e2};
+      if (rg_rotvecTangent(Ki_new, Jh, psi, e, s1, s2, y)) {
+        *iters += it;
+        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn,
+                      scale, it);
+        return RD_RECOVER_NEWTON;
+      }
+      Ki = Ki_new;
+      *knew = 1;
+    }
+    x0 -= Ki[0] * r0 + Ki[1] * r1 + Ki[2] * r2;
+    x1 -= Ki[3] * r0 + Ki[4] * r1 + Ki[5] * r2;
+    x2 -= Ki[6] * r0 + Ki[7] * r1 + Ki[8] * r2;
   }
 }
 
 
 // atomic steps: every number of the scratch that the step writes is checked, and only then are
 // the memory and the node states written (frame: RG_BODY, RG_SPATIAL or RG_NMS, see rigid.h)
-// 0 if the three numbers are finite, NaN otherwise (x * 0 is NaN for inf and NaN)
-static inline double zero3(const double x[3]) {
-  return x[0] * 0.0 + (x[1] * 0.0 + x[2] * 0.0);
+// the sum of three numbers
+static inline double sum3(const double x[3]) {
+  return x[0] + (x[1] + x[2]);
 }
-
 
 static inline int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame) {
   // the numbers this step writes; a pinned body's rotation point stays where it is
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
     const rgScratch* sc = &v->sc[i];
-    double z = (sc->q[0] * 0.0 + zero3(sc->q + 1)) +
-               (zero3(frame == RG_BODY ? sc->T : sc->tau) + zero3(sc->f)) +
-               (zero3(sc->W) + zero3(sc->A));
+    // 0 times their sum is 0 if they are all finite and NaN otherwise (numbers so large that
+    // the sum overflows, beyond 1e307, count as non-finite too)
+    double z = (sc->q[0] + sum3(sc->q + 1)) + (sum3(frame == RG_BODY ? sc->T : sc->tau) +
+                                               sum3(sc->f)) + (sum3(sc->W) + sum3(sc->A));
     if (!b->pinned) {
-      z += zero3(sc->xr) + (zero3(sc->vr) + zero3(sc->ar));
+      z += sum3(sc->xr) + (sum3(sc->vr) + sum3(sc->ar));
     }
     if (frame == RG_NMS) {
-      z += zero3(sc->w) + zero3(sc->al);
+      z += sum3(sc->w) + sum3(sc->al);
     }
-    if (!(z == 0)) {
+    if (!(z * 0.0 == 0)) {
       return RD_ERROR(m->ctx, RD_RECOVER_NONFINITE,
                       "method '%s': non-finite state of body '%s' (node '%s') at t = %.17g",
                       v->method, m->elem[b->elem].def.u.body.name, m->node_name[b->node], t);

@@ -24,29 +24,61 @@ int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const cha
 }
 
 
-void rg_countIterations(rdData* d, int iters) {
-  d->stats.newton_iterations += iters;
-  d->stats.last_newton_iterations = iters;
-}
-
-
 int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const double J[9],
                   const double T[3], const double Wp[3], double h, double A[3], int* iters) {
   return rg_accelNewton(m, v, ib, t, J, 0, T, Wp, h, A, iters);
 }
 
 
-int rg_solveAccelBody(const rdModel* m, const rgView* v, int ib, double t, const double T[3],
-                      const double Wp[3], double h, double A[3], int* iters) {
-  const rgBody* b = &v->body[ib];
-  return b->diag ? rg_accelNewton(m, v, ib, t, b->J, 1, T, Wp, h, A, iters)
-                 : rg_accelNewton(m, v, ib, t, b->J, 0, T, Wp, h, A, iters);
+// out = A^-1 for a general 3x3 matrix (adjugate over determinant); -1 if A is (numerically)
+// singular, with the test of rg_solve3
+static int inverse3(double out[9], const double A[9]) {
+  double c0 = A[4] * A[8] - A[5] * A[7];
+  double c1 = A[5] * A[6] - A[3] * A[8];
+  double c2 = A[3] * A[7] - A[4] * A[6];
+  double det = A[0] * c0 + A[1] * c1 + A[2] * c2;
+  double scale = 0;
+  for (int i = 0; i < 9; i++) {
+    double a = fabs(A[i]);
+    scale = a > scale ? a : scale;
+  }
+  if (!(fabs(det) > 1e-14 * scale * scale * scale) || !isfinite(det)) {
+    return -1;
+  }
+  double id = 1 / det;
+  out[0] = c0 * id;
+  out[1] = (A[2] * A[7] - A[1] * A[8]) * id;
+  out[2] = (A[1] * A[5] - A[2] * A[4]) * id;
+  out[3] = c1 * id;
+  out[4] = (A[0] * A[8] - A[2] * A[6]) * id;
+  out[5] = (A[2] * A[3] - A[0] * A[5]) * id;
+  out[6] = c2 * id;
+  out[7] = (A[1] * A[6] - A[0] * A[7]) * id;
+  out[8] = (A[0] * A[4] - A[1] * A[3]) * id;
+  return 0;
 }
 
 
-int rg_solveRotvec(const rdModel* m, const rgView* v, int ib, double t, const double b[3],
-                   double h, double psi[3], double eb[3], double dq[4], int* iters) {
-  const rgBody* bd = &v->body[ib];
-  return bd->diag ? rg_rotvecNewton(m, v, ib, t, bd->J, 1, b, h, psi, eb, dq, iters)
-                  : rg_rotvecNewton(m, v, ib, t, bd->J, 0, b, h, psi, eb, dq, iters);
+int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], const double e[3],
+                     double s1, double s2, double y) {
+  // d(exp(-psi/2) b)/dpsi = 1/2 skew(e) Jl(-psi/2) = 1/2 skew(e) T(u), u = psi/2, with T the
+  // right tangent I + f1 skew(u) + f2 skew(u)^2, f1 = (cos x - 1)/x^2 = -s2,
+  // f2 = (x - sin x)/x^3 (its series below x = 1/2, where the difference cancels), and
+  // skew(e) T(u) = s1 skew(e) + f1 (u e^T - (e.u) I) + f2 (e x u) u^T
+  double u[3], eu[3], K[9];
+  v3_scale(u, psi, 0.5);
+  v3_cross(eu, e, u);
+  double f1 = -s2, ed = v3_dot(e, u);
+  double f2 = y < 0.25 ? 1.0 / 6 - y * (1.0 / 120 - y * (1.0 / 5040 - y * (1.0 / 362880)))
+                       : (1 - s1) / y;
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3; j++) {
+      K[3 * i + j] = Jh[3 * i + j] - 0.5 * (f1 * u[i] * e[j] + f2 * eu[i] * u[j]);
+    }
+    K[4 * i] += 0.5 * f1 * ed;
+  }
+  K[1] += 0.5 * s1 * e[2], K[2] -= 0.5 * s1 * e[1];
+  K[3] -= 0.5 * s1 * e[2], K[5] += 0.5 * s1 * e[0];
+  K[6] += 0.5 * s1 * e[1], K[7] -= 0.5 * s1 * e[0];
+  return inverse3(Ki, K);
 }

@@ -70,6 +70,8 @@ static void make_body(const rdModel* m, int e, int j, rgBody* b) {
     // exact reciprocals, so that the principal-axes kernels and Jinv agree
     memset(b->Jinv, 0, sizeof(b->Jinv));
     b->Jinv[0] = 1 / J[0], b->Jinv[4] = 1 / J[4], b->Jinv[8] = 1 / J[8];
+    double jmin = fmin(J[0], fmin(J[4], J[8])), jmax = fmax(J[0], fmax(J[4], J[8]));
+    b->jr2 = (jmin / jmax) * (jmin / jmax);
   }
 }
 
