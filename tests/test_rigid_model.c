@@ -477,6 +477,216 @@ static void test_two_bodies(rdContext* ctx) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// the same pinned top driven through every load path of the rigid steppers: the weight from
+// their body table (no rd_evalLoads), a formula torque law, a torque callback, the weight with
+// host-held node loads (rd_setNodeLoad: the generic path), and, with the node at the centre of
+// mass, a nodal dead force m g (the generic path's lever arm R r x F) or the weight. The centre
+// of mass c, pivot -> com, is on a body axis (diagonal inertia about the pivot: the
+// principal-axes kernels) or off the axes (a full inertia: the general kernels).
+
+enum { PATH_WEIGHT, PATH_FORMULA, PATH_CALLBACK, PATH_HOSTLOAD, PATH_NODAL_FORCE,
+       PATH_WEIGHT_AT_COM, PATH_COUNT };
+static const char* const path_name[PATH_COUNT] = {"weight", "formula torque law",
+                                                  "torque callback", "weight + rd_setNodeLoad",
+                                                  "nodal force at the com", "weight, node at com"};
+static const double PMASS = 15, PG = 9.81;
+
+typedef struct {
+  double c[3];
+} pathUser;
+
+// spatial torque about the pivot of the weight: (R c) x (0, 0, -m g)
+static int weight_torque(double t, const double R[9], double torque[3], void* user) {
+  (void)t;
+  const double* c = ((const pathUser*)user)->c;
+  double a0 = R[0] * c[0] + R[1] * c[1] + R[2] * c[2];
+  double a1 = R[3] * c[0] + R[4] * c[1] + R[5] * c[2];
+  torque[0] = -PMASS * PG * a1;
+  torque[1] = PMASS * PG * a0;
+  torque[2] = 0;
+  return 0;
+}
+
+static rdModel* build_path(rdContext* ctx, const char* method, int path, const double c[3],
+                           pathUser* user) {
+  rdSpec* s = NULL;
+  rd_createSpec(ctx, &s);
+  int at_com = path == PATH_NODAL_FORCE || path == PATH_WEIGHT_AT_COM;
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "top";
+  n.angular_velocity[0] = 3;
+  n.angular_velocity[1] = 40;
+  n.angular_velocity[2] = -4;
+  n.angular_velocity_frame = RD_FRAME_BODY;
+  rdu_rotvecToQuat(n.orientation, (double[3]){0.2, -0.1, 0.05});
+  if (at_com) {
+    // x = R0 c; v = R0 (W x c)
+    double Wc[3] = {n.angular_velocity[1] * c[2] - n.angular_velocity[2] * c[1],
+                    n.angular_velocity[2] * c[0] - n.angular_velocity[0] * c[2],
+                    n.angular_velocity[0] * c[1] - n.angular_velocity[1] * c[0]};
+    rdu_quatRotate(n.position, n.orientation, c);
+    rdu_quatRotate(n.velocity, n.orientation, Wc);
+  }
+  int node = rds_addNode(s, &n);
+  rdRigidBodyDef b = rd_defaultRigidBodyDef();
+  b.name = "body";
+  b.node = node;
+  b.mass = PMASS;
+  b.inertia[0] = 0.3;
+  b.inertia[4] = 0.5;
+  b.inertia[8] = 0.2;
+  if (!at_com) {
+    memcpy(b.com, c, sizeof(b.com));
+  }
+  rds_addRigidBody(s, &b);
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "pivot";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = node;
+  j.node[1] = RD_GROUND;
+  rds_addJoint(s, &j);
+  if (path == PATH_WEIGHT || path == PATH_HOSTLOAD || path == PATH_WEIGHT_AT_COM) {
+    rds_setGravity(s, (double[3]){0, 0, -PG});
+  }
+  char fx[160], fy[160];
+  snprintf(fx, sizeof(fx), "%.17g*(r21*%.17g + r22*%.17g + r23*%.17g)", -PMASS * PG, c[0], c[1],
+           c[2]);
+  snprintf(fy, sizeof(fy), "%.17g*(r11*%.17g + r12*%.17g + r13*%.17g)", PMASS * PG, c[0], c[1],
+           c[2]);
+  rdTorqueLawDef tl = rd_defaultTorqueLawDef();
+  tl.name = "weight";
+  tl.node = node;
+  if (path == PATH_FORMULA) {
+    tl.type = RD_TORQUE_EXPRESSION;
+    tl.expression[0] = fx;
+    tl.expression[1] = fy;
+    tl.expression[2] = "0";
+    CHECK(rds_addTorqueLaw(s, &tl) >= 0);
+  } else if (path == PATH_CALLBACK) {
+    memcpy(user->c, c, sizeof(user->c));
+    tl.type = RD_TORQUE_CALLBACK;
+    tl.callback = weight_torque;
+    tl.user = user;
+    CHECK(rds_addTorqueLaw(s, &tl) >= 0);
+  } else if (path == PATH_NODAL_FORCE) {
+    rdLoadDef l = rd_defaultLoadDef();
+    l.name = "weight";
+    l.node = node;
+    l.kind = RD_LOAD_FORCE;
+    l.value[2] = -PMASS * PG;
+    CHECK(rds_addLoad(s, &l) >= 0);
+  }
+  rds_setOption(s, "solver.method", method);
+  rds_setOption(s, "solver.time_step", "1e-3");
+  rdModel* m = NULL;
+  if (rd_compile(s, &m) != RD_OK) {
+    printf("compile failed: %s\n", rd_lastError(ctx));
+  }
+  rd_destroySpec(&s);
+  return m;
+}
+
+
+static void test_load_paths(rdContext* ctx) {
+  const double axis[3] = {0, 0, 0.4}, off[3] = {0.12, -0.25, 0.3};
+  for (int g = 0; g < 2; g++) {
+    const double* c = g ? off : axis;
+    for (int k = 0; k < NALL; k++) {
+      double q0[4], W0[3], worst = 0;
+      int wpath = 0;
+      for (int p = 0; p < PATH_COUNT; p++) {
+        pathUser user;
+        rdModel* m = build_path(ctx, all_methods[k], p, c, &user);
+        rdData* d = NULL;
+        CHECK(rd_createData(m, &d) == RD_OK);
+        CHECK(rd_initialize(m, d) == RD_OK);
+        if (p == PATH_HOSTLOAD) {
+          CHECK(rd_setNodeLoad(m, d, 0, (double[3]){0, 0, 0}, (double[3]){0, 0, 0}) == RD_OK);
+        }
+        CHECK(rd_advance(m, d, 0.2, NULL, NULL) == RD_OK);
+        double q[4], W[3];
+        rd_getNodeState(m, d, 0, NULL, q, NULL, NULL, W);
+        if (p == 0) {
+          memcpy(q0, q, sizeof(q0));
+          memcpy(W0, W, sizeof(W0));
+        } else {
+          double J[3] = {1, 1, 1};
+          double e = ref_attitudeError(q0, q) + ref_momentumError(J, W0, W) / 40;
+          if (e > worst) {
+            worst = e;
+            wpath = p;
+          }
+        }
+        rd_destroyData(&d);
+        rd_destroyModel(&m);
+      }
+      printf("# load paths, %s inertia, %-10s largest difference to the weight path %.1e (%s)\n",
+             g ? "full" : "diagonal", all_methods[k], worst, path_name[wpath]);
+      CHECK_MSG(worst < 1e-11, "%s, %s inertia: the %s path differs from the weight path by %.2e",
+                all_methods[k], g ? "full" : "diagonal", path_name[wpath], worst);
+    }
+  }
+}
+
+
+// Coulomb wall (seed 003 §3.6) as the built-in law and as a callback of the same formula
+static int coulomb_cb(double t, const double R[9], double torque[3], void* user) {
+  (void)t;
+  (void)user;
+  double sw = 1.1 + R[8];
+  double k = -1 / (sw * sw) + 0.01 * pow(sw, -11);
+  torque[0] = -k * R[5];
+  torque[1] = k * R[2];
+  torque[2] = 0;
+  return 0;
+}
+
+static void test_coulomb_paths(rdContext* ctx) {
+  for (int k = 0; k < NALL; k++) {
+    double q[2][4], W[2][3];
+    for (int v = 0; v < 2; v++) {
+      rdSpec* s = NULL;
+      rd_createSpec(ctx, &s);
+      rdNodeDef n = rd_defaultNodeDef();
+      n.name = "body";
+      n.angular_velocity[0] = 1;
+      n.angular_velocity[1] = 2.0 / 3;
+      n.angular_velocity[2] = 4.0 / 9;
+      n.angular_velocity_frame = RD_FRAME_BODY;
+      int node = rds_addNode(s, &n);
+      rdRigidBodyDef b = rd_defaultRigidBodyDef();
+      b.name = "body";
+      b.node = node;
+      b.mass = 1;
+      b.inertia[0] = 2;
+      b.inertia[4] = 3;
+      b.inertia[8] = 4.5;
+      rds_addRigidBody(s, &b);
+      rdTorqueLawDef tl = rd_defaultTorqueLawDef();
+      tl.name = "wall";
+      tl.node = node;
+      tl.type = v ? RD_TORQUE_CALLBACK : RD_TORQUE_COULOMB_WALL;
+      tl.param[0] = 1.1;
+      tl.param[1] = 0.01;
+      tl.callback = coulomb_cb;
+      rds_addTorqueLaw(s, &tl);
+      rds_setOption(s, "solver.method", all_methods[k]);
+      rds_setOption(s, "solver.time_step", "0.01");
+      rdModel* m = NULL;
+      CHECK(rd_compile(s, &m) == RD_OK);
+      rd_destroySpec(&s);
+      CHECK(ref_run(m, 2, q[v], W[v], NULL) == RD_OK);
+      rd_destroyModel(&m);
+    }
+    double J[3] = {2, 3, 4.5};
+    double e = ref_attitudeError(q[0], q[1]) + ref_momentumError(J, W[0], W[1]) / 3.5;
+    CHECK_MSG(e < 1e-12, "%s: coulomb_wall law and its callback differ by %.2e", all_methods[k],
+              e);
+  }
+}
+
+
 int main(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
@@ -487,6 +697,8 @@ int main(void) {
   test_check(ctx);
   test_uneven_steps(ctx);
   test_two_bodies(ctx);
+  test_load_paths(ctx);
+  test_coulomb_paths(ctx);
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

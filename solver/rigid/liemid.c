@@ -14,8 +14,8 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 // one explicit midpoint-Lie substep (number k of the step) of size hs for body i from attitude q
 // and body momentum b (the torque impulse already added, pulled back to the frame of q):
 // J psi / hs = exp(-psi/2) b; q' = q exp(psi), b' = exp(-psi) b
-static inline int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
-                          double q[4], double b[3], int* iters) {
+RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
+                   double q[4], double b[3], int* iters) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];

@@ -34,8 +34,7 @@ static inline void predict(const rgView* v, const rdState* s, int i, double h) {
 
 // second half for body i once its torque (sc->T) and force (sc->f) at t + h are known: the
 // acceleration by Newton, the angular velocity, the translation
-__attribute__((always_inline)) static inline int correct(const rdModel* m, const rgView* v, int i, double t1, double h,
-                          int* iters) {
+RG_HOT int correct(const rdModel* m, const rgView* v, int i, double t1, double h, int* iters) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];

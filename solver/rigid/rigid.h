@@ -8,6 +8,14 @@
 
 #include "stepper.h"
 
+// the hot kernels of a step are inlined even where the compiler would rather not (one call per
+// step each, but their arguments and results then stay in registers)
+#if defined(__GNUC__)
+#define RG_HOT static inline __attribute__((always_inline))
+#else
+#define RG_HOT static inline
+#endif
+
 // one rigid body as the rigid steppers see it: it rotates about a point (the fixed pivot of a
 // spherical joint to ground, or its centre of mass if free); the node rides along at x = xr + R r
 typedef struct rgBody_ {

@@ -248,9 +248,9 @@ static inline void rg_bodyLoad(const rgBody* b, const double qb[4], const double
 // (a constant after inlining, so both kernels are specialised)
 // the same for a diagonal J = diag(j0, j1, j2), written out in scalars (the principal-axes
 // kernel of NMB: no 3x3 products with zeros, few values kept in memory)
-__attribute__((always_inline)) static inline int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
-                                     const double J[9], const double T[3], const double Wp[3],
-                                     double h, double A[3], int* iters) {
+RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
+                              const double J[9], const double T[3], const double Wp[3], double h,
+                              double A[3], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double hh = 0.5 * h, Tn = v3_norm(T);
@@ -457,11 +457,10 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
 
 
 // rg_rotvecNewton for a diagonal J = diag(j) (J^-1 = diag(ji)), written out in scalars
-static inline int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
-                                      const double J[9], const double Jinv[9],
-                                      const double b[3], double h, const double* Ki_old,
-                                      double Ki_new[9], int* knew, double eb[3], double dq[4],
-                                      int* iters) {
+RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
+                               const double J[9], const double Jinv[9], const double b[3], double h,
+                               const double* Ki_old, double Ki_new[9], int* knew, double eb[3],
+                               double dq[4], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double b0 = b[0], b1 = b[1], b2 = b[2];
