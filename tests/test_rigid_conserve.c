@@ -3,7 +3,8 @@
 //
 // The McLachlan-Zanna body of seed 003 §3.1 against its
 // Jacobi-elliptic solution, conservation of the spatial angular momentum by the LIEMID methods,
-// NMB's bounded energy error over 10^4 steps, the book toss momentum under constant torque,
+// NMB's bounded energy error over 10^4 steps, the book toss momentum pi(t) = pi(0) + t tau at
+// every step under a constant torque,
 // and the translation of the centre of mass under a constant force.
 #include <math.h>
 #include <stdio.h>
@@ -137,13 +138,18 @@ static void test_nmb_energy(rdContext* ctx) {
 }
 
 
-// book toss under the constant spatial torque (20, 0, 0): pi(t) = t (20, 0, 0) exactly for
-// the momentum-conserving methods
+// book toss under the constant spatial torque tau = (20, 0, 0) (seed 003 §3.2, before the
+// disturbance), here with an initial tumble so that pi(0) != 0 and the body turns about every
+// axis: pi(t) = pi(0) + t tau exactly, at every step, for the momentum-conserving methods
 static rdModel* build_book(rdContext* ctx, const char* method) {
   rdSpec* s = NULL;
   rd_createSpec(ctx, &s);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "book";
+  n.angular_velocity[0] = 0.3;
+  n.angular_velocity[1] = 2;
+  n.angular_velocity[2] = -0.5;
+  n.angular_velocity_frame = RD_FRAME_BODY;
   int node = rds_addNode(s, &n);
   rdRigidBodyDef b = rd_defaultRigidBodyDef();
   b.name = "book";
@@ -167,20 +173,42 @@ static rdModel* build_book(rdContext* ctx, const char* method) {
   return m;
 }
 
+typedef struct {
+  double pi0[3];
+  double max_dev;  // max over the steps of |pi(t) - pi(0) - t tau| / (|pi(0)| + t |tau|)
+} bookWatch;
+
+static int book_observe(const rdModel* m, const rdData* d, void* user) {
+  bookWatch* w = user;
+  double L[3], t = rd_time(d);
+  rd_getMomentum(m, d, NULL, L);
+  double e[3] = {L[0] - w->pi0[0] - 20 * t, L[1] - w->pi0[1], L[2] - w->pi0[2]};
+  double dev = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) /
+               (sqrt(w->pi0[0] * w->pi0[0] + w->pi0[1] * w->pi0[1] + w->pi0[2] * w->pi0[2]) +
+                20 * t);
+  w->max_dev = fmax(w->max_dev, dev);
+  return 0;
+}
 
 static void test_book_toss(rdContext* ctx) {
-  const char* methods[] = {"liemid_e1", "liemid_e2", "liemid_ea", "liemid_i", "sw", "hstagm"};
-  for (int k = 0; k < 6; k++) {
+  const char* methods[] = {"liemid_e1", "liemid_e2", "liemid_ea", "liemid_i", "sw",
+                           "hstagm",    "nmb",       "nms",       "akw"};
+  for (int k = 0; k < 9; k++) {
+    int conserving = k < 6;
     rdModel* m = build_book(ctx, methods[k]);
     rdData* d = NULL;
     CHECK(rd_createData(m, &d) == RD_OK);
     CHECK(rd_initialize(m, d) == RD_OK);
-    CHECK(rd_advance(m, d, 2.0, NULL, NULL) == RD_OK);
-    double L[3];
-    rd_getMomentum(m, d, NULL, L);
-    double e = fabs(L[0] - 40) + fabs(L[1]) + fabs(L[2]);
-    CHECK_MSG(e < 1e-12, "book toss, %s: pi(2) = (%.17g, %g, %g), expected (40, 0, 0)",
-              methods[k], L[0], L[1], L[2]);
+    bookWatch w = {{0, 0, 0}, 0};
+    rd_getMomentum(m, d, NULL, w.pi0);
+    CHECK(rd_advance(m, d, 2.0, book_observe, &w) == RD_OK);
+    printf("# book toss %-10s 40 steps of 0.05: max |pi(t) - pi(0) - t tau| / (|pi(0)| + t |tau|) "
+           "= %.1e\n",
+           methods[k], w.max_dev);
+    if (conserving) {
+      CHECK_MSG(w.max_dev < 1e-14, "book toss, %s: pi(t) - pi(0) - t tau reaches %.2e (relative)",
+                methods[k], w.max_dev);
+    }
     rd_destroyData(&d);
     rd_destroyModel(&m);
   }

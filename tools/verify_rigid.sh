@@ -7,7 +7,8 @@
 # For the free body, fast top, slow top and Coulomb wall it computes an independent reference
 # state with bench/rigid_reference (GSL rk8pd, rtol = atol = 1e-13; it also checks that the
 # deck's initial state is its own), runs `rodrigues converge` against it, and draws the book
-# toss's body angular velocities (NMB and SW at steps 0.05 and 0.001) from history.csv.
+# toss's body angular velocities and spatial angular momenta (NMB and SW at steps 0.05 and
+# 0.001, the seed's figures 6 and 7) from history.csv.
 # Plots go to docs/figures/ (PNG + SVG); tables, logs and CSVs to out/verify_rigid/, with
 # out/verify_rigid/summary.txt holding the observed orders and the error ratios that
 # docs/verification.md quotes.
@@ -146,10 +147,11 @@ converge coulomb_wall "$m_coul" "$dt_coul"
   done
 } >>"$summary"
 
-# book toss (seed 003 figure 6): body angular velocities of NMB and SW at steps 0.05 and 0.001
+# book toss (seed 003 figures 6 and 7): body angular velocities and spatial angular momenta of
+# NMB and SW at steps 0.05 and 0.001
 echo "== book_toss"
 echo >>"$summary"
-echo "## book toss (figure 6)" >>"$summary"
+echo "## book toss (figures 6 and 7)" >>"$summary"
 for m in nmb sw; do
   for h in 0.05 0.001; do
     # the deck's disturbance 1/(5 dt) on [2, 2 + dt) is written for dt = 0.05: rescale it
@@ -163,6 +165,25 @@ for m in nmb sw; do
                { for (i = 1; i <= n; i++) { v = $c[i] < 0 ? -$c[i] : $c[i]; if (v > mx) mx = v } }
                END { printf "  %-3s dt = %-5s max |W_i| = %.4g rad/s over %d rows\n", m, h, mx, NR - 1 }' \
         m="$m" h="$h" "$out/book_toss_${m}_$h/history.csv" >>"$summary"
+      # figure 7: the spatial angular momentum pi (the angular momentum about the origin, where
+      # the centre of mass stays): pi(t) = t (20, 0, 0) exactly while the torque is constant
+      # (rows t < 2 - dt/2) for a momentum-conserving method, and constant after the
+      # disturbance (rows t >= 2 + dt): largest deviation and the spread of each component
+      awk -F, -v m="$m" -v h="$h" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^angular_momentum_[xyz]$/) c[++n] = i; next }
+        { t = $1 + 0
+          if (t < 2 - h / 2) {
+            d1 = $c[1] - 20 * t; d2 = $c[2]; d3 = $c[3]; e = sqrt(d1 * d1 + d2 * d2 + d3 * d3)
+            if (e > before) before = e
+          } else if (t >= 2 + h - 1e-9) {
+            for (i = 1; i <= 3; i++) {
+              if (!(i in lo) || $c[i] < lo[i]) lo[i] = $c[i]
+              if (!(i in hi) || $c[i] > hi[i]) hi[i] = $c[i]
+            }
+          } }
+        END { printf "  %-3s dt = %-5s pi during the spin-up: max |pi - t (20, 0, 0)| = %.3g; after the disturbance: spread (max - min) of pi_x, pi_y, pi_z = %.3g %.3g %.3g\n",
+              m, h, before, hi[1] - lo[1], hi[2] - lo[2], hi[3] - lo[3] }' \
+        "$out/book_toss_${m}_$h/history.csv" >>"$summary"
     else
       echo "  $m dt = $h: run failed: $(tail -n 1 "$out/book_toss_${m}_$h.log")" >>"$summary"
     fi
@@ -201,6 +222,36 @@ do for [term = 1:2] {
 }
 EOF
     gnuplot "$out/book_toss.gp" 2>"$out/book_toss.gp.log" || echo "verify_rigid: gnuplot failed on the book toss (see $out/book_toss.gp.log)" >&2
+    # figure 7: spatial angular momentum components (history.csv's angular_momentum_x/y/z)
+    cols=$(head -n 1 "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^angular_momentum_[xyz]$/) { printf "%s%d", n ? " " : "", i; n++ } }')
+    set -- $cols
+    cat >"$out/book_toss_momentum.gp" <<EOF
+set datafile separator ','
+set datafile columnheaders
+set key below horizontal font ',9'
+set grid
+set xlabel 'time'
+set ylabel 'spatial angular momentum {/Symbol p}_i'
+do for [term = 1:2] {
+  if (term == 1) { set terminal pngcairo size 1200,600 font 'Sans,10'; set output '$fig/book_toss_momentum.png' }
+  if (term == 2) { set terminal svg size 1200,600 dynamic font 'Sans,10'; set output '$fig/book_toss_momentum.svg' }
+  set multiplot layout 1,2 title 'book toss: spatial angular momenta (seed 003 figure 7)'
+  do for [m in "nmb sw"] {
+    set title m
+    f1 = sprintf('$out/book_toss_%s_0.05/history.csv', m)
+    f2 = sprintf('$out/book_toss_%s_0.001/history.csv', m)
+    plot f1 using 1:$1 with points pt 6 lc 1 title '{/Symbol p}_1, dt 0.05', \
+         f1 using 1:$2 with points pt 6 lc 2 title '{/Symbol p}_2, dt 0.05', \
+         f1 using 1:$3 with points pt 6 lc 3 title '{/Symbol p}_3, dt 0.05', \
+         f2 using 1:$1 every 10 with lines lc 1 title '{/Symbol p}_1, dt 0.001', \
+         f2 using 1:$2 every 10 with lines lc 2 title '{/Symbol p}_2, dt 0.001', \
+         f2 using 1:$3 every 10 with lines lc 3 title '{/Symbol p}_3, dt 0.001'
+  }
+  unset multiplot
+  set output
+}
+EOF
+    gnuplot "$out/book_toss_momentum.gp" 2>"$out/book_toss_momentum.gp.log" || echo "verify_rigid: gnuplot failed on the book-toss momenta (see $out/book_toss_momentum.gp.log)" >&2
   fi
 fi
 

@@ -11,18 +11,20 @@
 
 enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 
-// one explicit midpoint-Lie substep (number k of the step) of size hs for body i from attitude q
-// and body momentum b (the torque impulse already added, pulled back to the frame of q):
-// J psi / hs = exp(-psi/2) b; q' = q exp(psi), b' = exp(-psi) b
+// one explicit midpoint-Lie substep (number k of the step) of size hs for body i from body
+// momentum b (the torque impulse already added, pulled back to the frame of the attitude):
+// J psi / hs = exp(-psi/2) b; on return b' = exp(-psi) b and dq = the quaternion of exp(psi)
+// (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and scale = 2|b| precomputed)
 RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
-                   double q[4], double b[3], int* iters) {
+                   const double jh[3], const double hi[3], double scale, double b[3],
+                   double dq[4], int* iters) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
-  double eb[3], dq[4];
+  double eb[3];
   // the inverse tangent of this substep from an earlier step, if made for this substep size
   const double* Ki = fabs(mem->hK[k] - hs) <= 1e-6 * hs ? mem->Ki[k] : NULL;
-  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, bd->J, bd->Jinv, b, hs, Ki, sc->Ki[k],
+  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, scale, b, Ki, sc->Ki[k],
                                           &sc->knew[k], eb, dq, iters)
                     : rg_rotvecNewton(m, v, i, t, bd->J, bd->Jinv, 0, b, hs, Ki, sc->Ki[k],
                                       &sc->knew[k], eb, dq, iters);
@@ -30,7 +32,6 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
     return st;
   }
   sc->hK[k] = hs;
-  rg_quatMulNormalize(q, q, dq);
   v3_copy(b, eb);
   return RD_OK;
 }
@@ -42,18 +43,34 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
-  double t = s->t;
-  memcpy(sc->q, s->q + 7 * b->node + 3, sizeof(sc->q));
+  double t = s->t, dq[4];
   // body momentum plus the start impulse (the body torque of the memory is at this attitude)
   rg_jmul(sc->b, b->J, s->v + 6 * b->node + 3, b->diag);
   v3_axpy(sc->b, kick0, mem->T);
   int st;
-  if (variant == VARIANT_EA) {
-    st = substep(m, v, i, 0, t, 0.5 * h, sc->q, sc->b, iters);
-    st = st ? st : substep(m, v, i, 1, t, 0.5 * h, sc->q, sc->b, iters);
-  } else {
-    st = substep(m, v, i, 0, t, h, sc->q, sc->b, iters);
+  double hs = variant == VARIANT_EA ? 0.5 * h : h, jh[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  double scale = 2 * v3_norm(sc->b);
+  if (b->diag) {
+    for (int k = 0; k < 3; k++) {
+      jh[k] = b->J[4 * k] / hs;
+      hi[k] = hs * b->Jinv[4 * k];
+    }
   }
+  if (variant == VARIANT_EA) {
+    // q' = q exp(psi_a) exp(psi_b), normalized once
+    double dqa[4], dqb[4];
+    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dqa, iters);
+    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, scale, sc->b, dqb, iters);
+    if (st == RD_OK) {
+      rg_quatMul(dq, dqa, dqb);
+    }
+  } else {
+    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dq, iters);
+  }
+  if (st != RD_OK) {
+    return st;
+  }
+  rg_quatMulNormalize(sc->q, s->q + 7 * b->node + 3, dq);
   // translation: symplectic Euler (E2), its adjoint (E1), velocity Verlet (EA)
   if (!b->pinned) {
     v3_copy(sc->vr, mem->vr);
@@ -61,7 +78,7 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
     v3_axpy(sc->vr, kick0 / b->mass, mem->f);
     v3_axpy(sc->xr, h, sc->vr);
   }
-  return st;
+  return RD_OK;
 }
 
 

@@ -138,14 +138,22 @@ static inline void rg_solve3dd(double x[3], const double A[9], const double b[3]
   x[2] = x2;
 }
 
-// out = a b / |a b| (quaternions). The product of unit quaternions is unit to a few rounding
-// errors, n2 = 1 + d: then 1/sqrt(n2) = 1 - d/2 + O(d^2) (d^2 below 1e-28), without a square
-// root or a division; a product further from unit length is normalized exactly.
-static inline void rg_quatMulNormalize(double out[4], const double a[4], const double b[4]) {
+// out = a b (quaternions; out may alias a or b)
+static inline void rg_quatMul(double out[4], const double a[4], const double b[4]) {
   double r0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
   double r1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
   double r2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
   double r3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
+}
+
+// out = a b / |a b| (quaternions). The product of unit quaternions is unit to a few rounding
+// errors, n2 = 1 + d: then 1/sqrt(n2) = 1 - d/2 + O(d^2) (d^2 below 1e-28), without a square
+// root or a division; a product further from unit length is normalized exactly.
+static inline void rg_quatMulNormalize(double out[4], const double a[4], const double b[4]) {
+  double r[4];
+  rg_quatMul(r, a, b);
+  double r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
   double n2 = r0 * r0 + r1 * r1 + r2 * r2 + r3 * r3;
   double n = fabs(n2 - 1) <= 1e-14 ? 1.5 - 0.5 * n2 : 1 / sqrt(n2);
   out[0] = r0 * n, out[1] = r1 * n, out[2] = r2 * n, out[3] = r3 * n;
@@ -456,18 +464,19 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
 }
 
 
-// rg_rotvecNewton for a diagonal J = diag(j) (J^-1 = diag(ji)), written out in scalars
+// rg_rotvecNewton for a diagonal J = diag(j), written out in scalars, with jh = j/h,
+// hi = h/j and the scale 2|b| of the convergence test given (the half steps of LIEMID[EA]
+// share them: the same h, and |b| does not change under the rotation between them)
 RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
-                               const double J[9], const double Jinv[9], const double b[3], double h,
-                               const double* Ki_old, double Ki_new[9], int* knew, double eb[3],
-                               double dq[4], int* iters) {
+                               const double jh[3], const double hi[3], double scale,
+                               const double b[3], const double* Ki_old, double Ki_new[9],
+                               int* knew, double eb[3], double dq[4], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double b0 = b[0], b1 = b[1], b2 = b[2];
-  double ih = 1 / h, scale = 2 * sqrt(b0 * b0 + b1 * b1 + b2 * b2), lim = tol * scale;
-  double lim2 = lim * lim;
-  double jh0 = J[0] * ih, jh1 = J[4] * ih, jh2 = J[8] * ih;
-  double hi0 = h * Jinv[0], hi1 = h * Jinv[4], hi2 = h * Jinv[8];
+  double lim = tol * scale, lim2 = lim * lim;
+  double jh0 = jh[0], jh1 = jh[1], jh2 = jh[2];
+  double hi0 = hi[0], hi1 = hi[1], hi2 = hi[2];
   double x0, x1, x2;  // psi
   {
     double p0 = -0.5 * hi0 * b0, p1 = -0.5 * hi1 * b1, p2 = -0.5 * hi2 * b2;
