@@ -98,7 +98,7 @@ static void test_rotvec_tangent(void) {
     double y = 0.25 * v3_dot(psi, psi), c, s1, s2, p[3], e[3], Ki[9], K[9];
     rg_rotCoef(y, &c, &s1, &s2);
     v3_scale(p, psi, -0.5);
-    rg_rotate(e, p, c, s1, s2, b);
+    rg_rotate(e, p, y, s1, s2, b);
     CHECK(rg_rotvecTangent(Ki, Jh, psi, e, s1, s2, y) == 0);
     // K by central differences, column j
     for (int j = 0; j < 3; j++) {

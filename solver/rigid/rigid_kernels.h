@@ -71,14 +71,17 @@ static inline double rg_halfAngle(const double psi[3], double* c) {
   return 0.5 * s1;
 }
 
-// out = exp(skew(p)) a from the coefficients of rg_rotCoef
-static inline void rg_rotate(double out[3], const double p[3], double c, double s1, double s2,
+// out = exp(skew(p)) a from the coefficients of rg_rotCoef at y = |p|^2, written as a plus a
+// correction, a + s1 p x a + s2 (p (p.a) - y a): the rounding then changes |out| by about eps y
+// |a|, not eps |a| as c a + ... would (the momentum-conserving methods rotate their momentum
+// by it every step)
+static inline void rg_rotate(double out[3], const double p[3], double y, double s1, double s2,
                              const double a[3]) {
   double pa[3];
   v3_cross(pa, p, a);
-  double d = s2 * v3_dot(p, a);
+  double d = v3_dot(p, a);
   for (int i = 0; i < 3; i++) {
-    out[i] = c * a[i] + s1 * pa[i] + d * p[i];
+    out[i] = a[i] + (s1 * pa[i] + s2 * (d * p[i] - y * a[i]));
   }
 }
 
@@ -424,13 +427,13 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
     rg_rotCoef(y, &c, &s1, &s2);
     double p[3], e[3], Jp[3], r[3];
     v3_scale(p, psi, -0.5);
-    rg_rotate(e, p, c, s1, s2, b);
+    rg_rotate(e, p, y, s1, s2, b);
     rg_jmul(Jp, Jh, psi, diag);
     v3_sub(r, Jp, e);
     double rr = v3_dot(r, r);
     if (rr <= lim2) {
       // exp(-psi) b = exp(-psi/2) e; the quaternion of exp(psi) has the angle 2x: (c, s1 psi/2)
-      rg_rotate(eb, p, c, s1, s2, e);
+      rg_rotate(eb, p, y, s1, s2, e);
       dq[0] = c, dq[1] = -s1 * p[0], dq[2] = -s1 * p[1], dq[3] = -s1 * p[2];
       *iters += it;
       return RD_OK;
@@ -493,18 +496,19 @@ RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double
     double y = 0.25 * (x0 * x0 + x1 * x1 + x2 * x2), c, s1, s2;
     rg_rotCoef(y, &c, &s1, &s2);
     double p0 = -0.5 * x0, p1 = -0.5 * x1, p2 = -0.5 * x2;
-    double d = s2 * (p0 * b0 + p1 * b1 + p2 * b2);
-    double e0 = c * b0 + s1 * (p1 * b2 - p2 * b1) + d * p0;
-    double e1 = c * b1 + s1 * (p2 * b0 - p0 * b2) + d * p1;
-    double e2 = c * b2 + s1 * (p0 * b1 - p1 * b0) + d * p2;
+    // e = exp(-psi/2) b as in rg_rotate
+    double d = p0 * b0 + p1 * b1 + p2 * b2;
+    double e0 = b0 + (s1 * (p1 * b2 - p2 * b1) + s2 * (d * p0 - y * b0));
+    double e1 = b1 + (s1 * (p2 * b0 - p0 * b2) + s2 * (d * p1 - y * b1));
+    double e2 = b2 + (s1 * (p0 * b1 - p1 * b0) + s2 * (d * p2 - y * b2));
     double r0 = jh0 * x0 - e0, r1 = jh1 * x1 - e1, r2 = jh2 * x2 - e2;
     double rr = r0 * r0 + r1 * r1 + r2 * r2;
     if (rr <= lim2) {
       // exp(-psi) b = exp(-psi/2) e; the quaternion of exp(psi) has the angle 2x: (c, s1 psi/2)
-      double de = s2 * (p0 * e0 + p1 * e1 + p2 * e2);
-      eb[0] = c * e0 + s1 * (p1 * e2 - p2 * e1) + de * p0;
-      eb[1] = c * e1 + s1 * (p2 * e0 - p0 * e2) + de * p1;
-      eb[2] = c * e2 + s1 * (p0 * e1 - p1 * e0) + de * p2;
+      double de = p0 * e0 + p1 * e1 + p2 * e2;
+      eb[0] = e0 + (s1 * (p1 * e2 - p2 * e1) + s2 * (de * p0 - y * e0));
+      eb[1] = e1 + (s1 * (p2 * e0 - p0 * e2) + s2 * (de * p1 - y * e1));
+      eb[2] = e2 + (s1 * (p0 * e1 - p1 * e0) + s2 * (de * p2 - y * e2));
       dq[0] = c, dq[1] = -s1 * p0, dq[2] = -s1 * p1, dq[3] = -s1 * p2;
       *iters += it;
       return RD_OK;
