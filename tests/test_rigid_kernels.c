@@ -34,7 +34,8 @@ static void test_rotcoef(void) {
   int n = 0;
   for (int i = 1; i <= 200000; i++) {
     // x from 1e-8 to 1, half of the points below x = 1e-3 (y = 1e-6)
-    double x = i <= 100000 ? 1e-8 * pow(1e5, i / 100000.0) : 1e-3 * pow(1e3, (i - 100000) / 100000.0);
+    double x = i <= 100000 ? 1e-8 * pow(1e5, i / 100000.0)
+                           : 1e-3 * pow(1e3, (i - 100000) / 100000.0);
     double y = x * x;
     double c, s1, s2;
     rg_rotCoef(y, &c, &s1, &s2);
@@ -129,7 +130,8 @@ static void test_rotvec_tangent(void) {
 
 static void test_quaternions(void) {
   double a[4] = {0.9, 0.1, -0.3, 0.2}, b[4] = {0.2, -0.5, 0.4, 0.7}, out[4];
-  double na = sqrt(v3_dot(a + 1, a + 1) + a[0] * a[0]), nb = sqrt(v3_dot(b + 1, b + 1) + b[0] * b[0]);
+  double na = sqrt(v3_dot(a + 1, a + 1) + a[0] * a[0]);
+  double nb = sqrt(v3_dot(b + 1, b + 1) + b[0] * b[0]);
   for (int i = 0; i < 4; i++) {
     a[i] /= na;
     b[i] /= nb;
