@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../bench/rigid_models.h"
 #include "data_impl.h"
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
@@ -44,12 +45,7 @@ static rdModel* build_heavy_top(rdContext* ctx, const char* method, int node_at_
     b.com[1] = 1;
   }
   rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  j.node[1] = RD_GROUND;
-  rds_addJoint(s, &j);
+  ref_addPivot(s, node);
   rds_setGravity(s, (double[3]){0, 0, -9.81});
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "1e-4");
@@ -168,12 +164,7 @@ static rdModel* build_top_opts(rdContext* ctx, const char* method, const char* c
   b.inertia[8] = 1;
   b.com[2] = 1;
   rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = 0;
-  j.node[1] = RD_GROUND;
-  rds_addJoint(s, &j);
+  ref_addPivot(s, 0);
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   for (int i = 0; i < nopt; i++) {
@@ -540,12 +531,7 @@ static rdModel* build_path(rdContext* ctx, const char* method, int path, const d
     memcpy(b.com, c, sizeof(b.com));
   }
   rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  j.node[1] = RD_GROUND;
-  rds_addJoint(s, &j);
+  ref_addPivot(s, node);
   if (path == PATH_WEIGHT || path == PATH_HOSTLOAD || path == PATH_WEIGHT_AT_COM) {
     rds_setGravity(s, (double[3]){0, 0, -PG});
   }
@@ -630,15 +616,11 @@ static void test_load_paths(rdContext* ctx) {
 }
 
 
-// Coulomb wall (seed 003 §3.6) as the built-in law and as a callback of the same formula
+// Coulomb wall (seed 003 §3.6) as the built-in law and as a callback of the same formula (the
+// bench's independent copy, bench/rigid_models.h)
 static int coulomb_cb(double t, const double R[9], double torque[3], void* user) {
-  (void)t;
   (void)user;
-  double sw = 1.1 + R[8];
-  double k = -1 / (sw * sw) + 0.01 * pow(sw, -11);
-  torque[0] = -k * R[5];
-  torque[1] = k * R[2];
-  torque[2] = 0;
+  rigid_torque_coulomb(t, R, torque);
   return 0;
 }
 

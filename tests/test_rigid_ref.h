@@ -206,6 +206,17 @@ static inline void ref_topTorque(double t, const double R[9], double tau[3], con
   tau[2] = 0.0;
 }
 
+// a spherical joint "pivot" from node to the ground at the origin
+static inline void ref_addPivot(rdSpec* s, int node) {
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "pivot";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = node;
+  j.node[1] = RD_GROUND;
+  rds_addJoint(s, &j);
+}
+
+
 static inline rdModel* ref_buildTop(rdContext* ctx, const char* method, double h,
                                     const double psi0[3], const double W0[3]) {
   rdSpec* s = NULL;
@@ -226,12 +237,7 @@ static inline rdModel* ref_buildTop(rdContext* ctx, const char* method, double h
   b.inertia[8] = 1;
   b.com[2] = 1;
   rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  j.node[1] = RD_GROUND;
-  rds_addJoint(s, &j);
+  ref_addPivot(s, node);
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   rds_setOptionReal(s, "solver.time_step", h);

@@ -189,70 +189,48 @@ for m in nmb sw; do
     fi
   done
 done
-if [ "$have_gnuplot" = 1 ]; then
-  # column numbers of the first node's Wx, Wy, Wz (same header for all four runs)
+# book_plot NAME REGEX SYMBOL YLABEL TITLE: the four book-toss runs, NMB and SW side by side,
+# the three history.csv columns matching REGEX at dt = 0.05 (points) and 0.001 (lines)
+book_plot() {
   hdr=$(find "$out" -path "*book_toss_*" -name history.csv | head -n 1)
-  if [ -n "$hdr" ]; then
-    cols=$(head -n 1 "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /\.W[xyz]$/ && n < 3) { printf "%s%d", n ? " " : "", i; n++ } }')
-    set -- $cols
-    cat >"$out/book_toss.gp" <<EOF
+  [ -n "$hdr" ] || return 0
+  cols=$(head -n 1 "$hdr" | awk -F, -v re="$2" '{ for (i = 1; i <= NF; i++) if ($i ~ re && n < 3) { printf "%s%d", n ? " " : "", i; n++ } }')
+  set -- "$1" "$3" "$4" "$5" $cols
+  cat >"$out/$1.gp" <<EOF
 set datafile separator ','
 set datafile columnheaders
 set key below horizontal font ',9'
 set grid
 set xlabel 'time'
-set ylabel 'body angular velocity {/Symbol W}_i'
+set ylabel '$3 {/Symbol $2}_i'
 do for [term = 1:2] {
-  if (term == 1) { set terminal pngcairo size 1200,600 font 'Sans,10'; set output '$fig/book_toss.png' }
-  if (term == 2) { set terminal svg size 1200,600 dynamic font 'Sans,10'; set output '$fig/book_toss.svg' }
-  set multiplot layout 1,2 title 'book toss: convected angular velocities (seed 003 figure 6)'
+  if (term == 1) { set terminal pngcairo size 1200,600 font 'Sans,10'; set output '$fig/$1.png' }
+  if (term == 2) { set terminal svg size 1200,600 dynamic font 'Sans,10'; set output '$fig/$1.svg' }
+  set multiplot layout 1,2 title '$4'
   do for [m in "nmb sw"] {
     set title m
     f1 = sprintf('$out/book_toss_%s_0.05/history.csv', m)
     f2 = sprintf('$out/book_toss_%s_0.001/history.csv', m)
-    plot f1 using 1:$1 with points pt 6 lc 1 title '{/Symbol W}_1, dt 0.05', \
-         f1 using 1:$2 with points pt 6 lc 2 title '{/Symbol W}_2, dt 0.05', \
-         f1 using 1:$3 with points pt 6 lc 3 title '{/Symbol W}_3, dt 0.05', \
-         f2 using 1:$1 every 10 with lines lc 1 title '{/Symbol W}_1, dt 0.001', \
-         f2 using 1:$2 every 10 with lines lc 2 title '{/Symbol W}_2, dt 0.001', \
-         f2 using 1:$3 every 10 with lines lc 3 title '{/Symbol W}_3, dt 0.001'
+    plot f1 using 1:$5 with points pt 6 lc 1 title '{/Symbol $2}_1, dt 0.05', \
+         f1 using 1:$6 with points pt 6 lc 2 title '{/Symbol $2}_2, dt 0.05', \
+         f1 using 1:$7 with points pt 6 lc 3 title '{/Symbol $2}_3, dt 0.05', \
+         f2 using 1:$5 every 10 with lines lc 1 title '{/Symbol $2}_1, dt 0.001', \
+         f2 using 1:$6 every 10 with lines lc 2 title '{/Symbol $2}_2, dt 0.001', \
+         f2 using 1:$7 every 10 with lines lc 3 title '{/Symbol $2}_3, dt 0.001'
   }
   unset multiplot
   set output
 }
 EOF
-    gnuplot "$out/book_toss.gp" 2>"$out/book_toss.gp.log" || echo "verify_rigid: gnuplot failed on the book toss (see $out/book_toss.gp.log)" >&2
-    # figure 7: spatial angular momentum components (history.csv's angular_momentum_x/y/z)
-    cols=$(head -n 1 "$hdr" | awk -F, '{ for (i = 1; i <= NF; i++) if ($i ~ /^angular_momentum_[xyz]$/) { printf "%s%d", n ? " " : "", i; n++ } }')
-    set -- $cols
-    cat >"$out/book_toss_momentum.gp" <<EOF
-set datafile separator ','
-set datafile columnheaders
-set key below horizontal font ',9'
-set grid
-set xlabel 'time'
-set ylabel 'spatial angular momentum {/Symbol p}_i'
-do for [term = 1:2] {
-  if (term == 1) { set terminal pngcairo size 1200,600 font 'Sans,10'; set output '$fig/book_toss_momentum.png' }
-  if (term == 2) { set terminal svg size 1200,600 dynamic font 'Sans,10'; set output '$fig/book_toss_momentum.svg' }
-  set multiplot layout 1,2 title 'book toss: spatial angular momenta (seed 003 figure 7)'
-  do for [m in "nmb sw"] {
-    set title m
-    f1 = sprintf('$out/book_toss_%s_0.05/history.csv', m)
-    f2 = sprintf('$out/book_toss_%s_0.001/history.csv', m)
-    plot f1 using 1:$1 with points pt 6 lc 1 title '{/Symbol p}_1, dt 0.05', \
-         f1 using 1:$2 with points pt 6 lc 2 title '{/Symbol p}_2, dt 0.05', \
-         f1 using 1:$3 with points pt 6 lc 3 title '{/Symbol p}_3, dt 0.05', \
-         f2 using 1:$1 every 10 with lines lc 1 title '{/Symbol p}_1, dt 0.001', \
-         f2 using 1:$2 every 10 with lines lc 2 title '{/Symbol p}_2, dt 0.001', \
-         f2 using 1:$3 every 10 with lines lc 3 title '{/Symbol p}_3, dt 0.001'
-  }
-  unset multiplot
-  set output
+  gnuplot "$out/$1.gp" 2>"$out/$1.gp.log" || echo "verify_rigid: gnuplot failed on $1 (see $out/$1.gp.log)" >&2
 }
-EOF
-    gnuplot "$out/book_toss_momentum.gp" 2>"$out/book_toss_momentum.gp.log" || echo "verify_rigid: gnuplot failed on the book-toss momenta (see $out/book_toss_momentum.gp.log)" >&2
-  fi
+if [ "$have_gnuplot" = 1 ]; then
+  # figure 6: body angular velocities (the node's Wx, Wy, Wz); figure 7: spatial angular
+  # momentum (angular_momentum_x/y/z, about the origin, where the centre of mass stays)
+  book_plot book_toss '\\.W[xyz]$' W 'body angular velocity' \
+    'book toss: convected angular velocities (seed 003 figure 6)'
+  book_plot book_toss_momentum '^angular_momentum_[xyz]$' p 'spatial angular momentum' \
+    'book toss: spatial angular momenta (seed 003 figure 7)'
 fi
 
 # Hamiltonians over long runs (seed 003 figure 12): free body at dt = 1 to t = 1000, slow top at

@@ -13,9 +13,9 @@
 #include "rigid.h"
 #include "vec3.h"
 
-// out = R(q) a and R(q)^T a for a unit quaternion q (inline: the steppers' hot path)
-static inline void rg_qrot(double out[3], const double q[4], const double a[3]) {
-  double w = q[0], x = q[1], y = q[2], z = q[3];
+// out = R(w, v) a for the unit quaternion (w, v): a + w t + v x t with t = 2 v x a
+static inline void rg_qrotParts(double out[3], double w, double x, double y, double z,
+                                const double a[3]) {
   double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
          t2 = 2.0 * (x * a[1] - y * a[0]);
   double r0 = a[0] + w * t0 + y * t2 - z * t1;
@@ -24,14 +24,13 @@ static inline void rg_qrot(double out[3], const double q[4], const double a[3]) 
   out[0] = r0, out[1] = r1, out[2] = r2;
 }
 
+// out = R(q) a and R(q)^T a for a unit quaternion q (inline: the steppers' hot path)
+static inline void rg_qrot(double out[3], const double q[4], const double a[3]) {
+  rg_qrotParts(out, q[0], q[1], q[2], q[3], a);
+}
+
 static inline void rg_qrotInv(double out[3], const double q[4], const double a[3]) {
-  double w = q[0], x = -q[1], y = -q[2], z = -q[3];
-  double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
-         t2 = 2.0 * (x * a[1] - y * a[0]);
-  double r0 = a[0] + w * t0 + y * t2 - z * t1;
-  double r1 = a[1] + w * t1 + z * t0 - x * t2;
-  double r2 = a[2] + w * t2 + x * t1 - y * t0;
-  out[0] = r0, out[1] = r1, out[2] = r2;
+  rg_qrotParts(out, q[0], -q[1], -q[2], -q[3], a);
 }
 
 // The rotation exp(skew(p)), x = |p|, is a -> c a + s1 p x a + s2 (p.a) p with c = cos x,
@@ -97,9 +96,9 @@ static inline void rg_jmul(double out[3], const double J[9], const double a[3], 
   }
 }
 
-// x = A^-1 b for a general 3x3 matrix (Cramer's rule); -1 if A is (numerically) singular:
-// |det A| <= 1e-14 max|A_ij|^3
-static inline int rg_solve3(double x[3], const double A[9], const double b[3]) {
+// out = A^-1 for a general 3x3 matrix (adjugate over determinant); -1 if A is (numerically)
+// singular: |det A| <= 1e-14 max|A_ij|^3
+static inline int rg_inverse3(double out[9], const double A[9]) {
   double c0 = A[4] * A[8] - A[5] * A[7];
   double c1 = A[5] * A[6] - A[3] * A[8];
   double c2 = A[3] * A[7] - A[4] * A[6];
@@ -113,12 +112,26 @@ static inline int rg_solve3(double x[3], const double A[9], const double b[3]) {
     return -1;
   }
   double id = 1 / det;
-  double r0 = c0 * b[0] + (A[2] * A[7] - A[1] * A[8]) * b[1] + (A[1] * A[5] - A[2] * A[4]) * b[2];
-  double r1 = c1 * b[0] + (A[0] * A[8] - A[2] * A[6]) * b[1] + (A[2] * A[3] - A[0] * A[5]) * b[2];
-  double r2 = c2 * b[0] + (A[1] * A[6] - A[0] * A[7]) * b[1] + (A[0] * A[4] - A[1] * A[3]) * b[2];
-  x[0] = r0 * id;
-  x[1] = r1 * id;
-  x[2] = r2 * id;
+  out[0] = c0 * id;
+  out[1] = (A[2] * A[7] - A[1] * A[8]) * id;
+  out[2] = (A[1] * A[5] - A[2] * A[4]) * id;
+  out[3] = c1 * id;
+  out[4] = (A[0] * A[8] - A[2] * A[6]) * id;
+  out[5] = (A[2] * A[3] - A[0] * A[5]) * id;
+  out[6] = c2 * id;
+  out[7] = (A[1] * A[6] - A[0] * A[7]) * id;
+  out[8] = (A[0] * A[4] - A[1] * A[3]) * id;
+  return 0;
+}
+
+// x = A^-1 b for a general 3x3 matrix (Cramer's rule); -1 if A is (numerically) singular
+static inline int rg_solve3(double x[3], const double A[9], const double b[3]) {
+  double Ai[9], r[3];
+  if (rg_inverse3(Ai, A)) {
+    return -1;
+  }
+  m3_mulv(r, Ai, b);
+  v3_copy(x, r);
   return 0;
 }
 

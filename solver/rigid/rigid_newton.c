@@ -30,35 +30,6 @@ int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const dou
 }
 
 
-// out = A^-1 for a general 3x3 matrix (adjugate over determinant); -1 if A is (numerically)
-// singular, with the test of rg_solve3
-static int inverse3(double out[9], const double A[9]) {
-  double c0 = A[4] * A[8] - A[5] * A[7];
-  double c1 = A[5] * A[6] - A[3] * A[8];
-  double c2 = A[3] * A[7] - A[4] * A[6];
-  double det = A[0] * c0 + A[1] * c1 + A[2] * c2;
-  double scale = 0;
-  for (int i = 0; i < 9; i++) {
-    double a = fabs(A[i]);
-    scale = a > scale ? a : scale;
-  }
-  if (!(fabs(det) > 1e-14 * scale * scale * scale) || !isfinite(det)) {
-    return -1;
-  }
-  double id = 1 / det;
-  out[0] = c0 * id;
-  out[1] = (A[2] * A[7] - A[1] * A[8]) * id;
-  out[2] = (A[1] * A[5] - A[2] * A[4]) * id;
-  out[3] = c1 * id;
-  out[4] = (A[0] * A[8] - A[2] * A[6]) * id;
-  out[5] = (A[2] * A[3] - A[0] * A[5]) * id;
-  out[6] = c2 * id;
-  out[7] = (A[1] * A[6] - A[0] * A[7]) * id;
-  out[8] = (A[0] * A[4] - A[1] * A[3]) * id;
-  return 0;
-}
-
-
 int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], const double e[3],
                      double s1, double s2, double y) {
   // d(exp(-psi/2) b)/dpsi = 1/2 skew(e) Jl(-psi/2) = 1/2 skew(e) T(u), u = psi/2, with T the
@@ -80,5 +51,5 @@ int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], cons
   K[1] += 0.5 * s1 * e[2], K[2] -= 0.5 * s1 * e[1];
   K[3] -= 0.5 * s1 * e[2], K[5] += 0.5 * s1 * e[0];
   K[6] += 0.5 * s1 * e[1], K[7] -= 0.5 * s1 * e[0];
-  return inverse3(Ki, K);
+  return rg_inverse3(Ki, K);
 }
