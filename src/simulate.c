@@ -126,7 +126,11 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     st = failed ? failed : attempt(m, d, stp, hs);
     failed = 0;
     if (st == RD_OK) {
-      d->s.t = last ? tend : d->s.t + hs;
+      // t + hs can round onto tend although hs < remaining (1 - 1e-12) (a time much larger
+      // than the step: (t + h) - t > h): then the step is complete, no zero-length one follows
+      double tnew = d->s.t + hs;
+      last = last || !(tnew < tend);
+      d->s.t = last ? tend : tnew;
       d->stats.steps++;
       if (hs < d->stats.min_step) {
         d->stats.min_step = hs;

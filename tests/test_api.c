@@ -394,6 +394,43 @@ static void test_name_spaces(void) {
 }
 
 
+// rd_step far from t = 0: at t = 100, (t + h) - t exceeds h = 1e-3 by more than 1e-12 h; each
+// call is still one step of h (it used to add a zero-length step, on which generalized-alpha
+// failed with a singular iteration matrix)
+static void test_step_late_time(void) {
+  const char* methods[] = {"nmb", "liemid_ea", "sw", "generalized_alpha"};
+  for (int k = 0; k < 4; k++) {
+    rdContext* ctx = NULL;
+    rd_createContext(&ctx, NULL);
+    rdSpec* s = NULL;
+    CHECK(build_spec(ctx, &s, methods[k]) == RD_OK);
+    rds_setOption(s, "solver.start_time", "100");
+    rds_setOption(s, "solver.final_time", "101");
+    rdModel* m = NULL;
+    CHECK(rd_compile(s, &m) == RD_OK);
+    rd_destroySpec(&s);
+    rdData* d = NULL;
+    CHECK(rd_createData(m, &d) == RD_OK);
+    CHECK(rd_initialize(m, d) == RD_OK);
+    int bad = 0;
+    for (int i = 0; i < 100; i++) {
+      rdStats a, b;
+      rd_getStats(d, &a);
+      int st = rd_step(m, d, 1e-3);
+      rd_getStats(d, &b);
+      bad += st != RD_OK || b.steps != a.steps + 1 || !(b.min_step > 0.9e-3);
+    }
+    CHECK_MSG(bad == 0, "%s: %d of 100 rd_step calls at t = 100 failed or took other than one "
+              "step of 1e-3",
+              methods[k], bad);
+    CHECK_NEAR(rd_time(d), 100.1, 1e-9);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+    rd_destroyContext(&ctx);
+  }
+}
+
+
 int main(void) {
   test_status_strings();
   test_name_spaces();
@@ -401,6 +438,7 @@ int main(void) {
   test_spec_errors();
   test_inertia_checks();
   test_lifecycle();
+  test_step_late_time();
   test_alloc_failures();
   return TEST_SUMMARY();
 }
