@@ -179,19 +179,27 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
 }
 
 
-// beam elements: residual and matrices from the kernel, with the workspace in d->beamwork
+void rd_beamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
+                    double** T, double** work) {
+  size_t N = 6 * (size_t)n;
+  double* p = d->beamwork + (size_t)slot * m->beam_work;
+  *r = p;
+  *S = p + N;
+  *T = *S + N * N;
+  *work = *T + 9 * (size_t)n;
+}
+
+
+// beam elements: residual and iteration matrix from the kernel in one pass, with the workspace
+// in d->beamwork
 static int assemble_beams(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                           const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
   for (int e = 0; e < m->nbeam; e++) {
     const rdModelBeam* b = &m->beam[e];
     const rdBeamDef* bd = &b->def;
     int n = bd->nnode;
-    size_t N = 6 * (size_t)n, NN = N * N;
-    double* br = d->beamwork;
-    double* K = br + N;
-    double* C = K + NN;
-    double* M = C + NN;
-    double* work = M + NN;
+    double *br, *S, *T, *work;
+    rd_beamScratch(m, d, 0, n, &br, &S, &T, &work);
     rdBeamLoads ld;
     memset(&ld, 0, sizeof(ld));
     v3_copy(ld.gravity, m->gravity);
@@ -210,10 +218,17 @@ static int assemble_beams(const rdModel* m, rdData* d, double t, const double* q
       v3_copy(ld.f_dead, fv);
       v3_copy(ld.m_dead, mv);
     }
-    int jk = Ax && c->cK != 0, jc = Ax && c->cC != 0, jm = Ax && c->cM != 0;
-    st = rd_beamEvalWork(b->kernel, work, q, v, vd, &ld, br, jm ? M : NULL, jc ? C : NULL,
-                         jk ? K : NULL);
+    rdBeamSum sum = {c->cM, c->cC, c->cK, NULL};
+    if (Ax && c->psi && c->cK != 0) {
+      for (int a = 0; a < n; a++) {
+        rdu_tangentSO3(T + 9 * a, c->psi + 3 * bd->nodes[a]);
+      }
+      sum.T = T;
+    }
+    st = rd_beamEvalSum(b->kernel, work, q, v, vd, &ld, Ax ? &sum : NULL, br, Ax ? S : NULL);
     if (st != RD_OK) {
+      // again, to raise the kernel's message
+      rd_beamEvalWork(b->kernel, work, q, v, vd, &ld, br, NULL, NULL, NULL);
       char msg[RD_ERRLEN / 2];
       snprintf(msg, sizeof(msg), "%s", rd_lastError(m->ctx));
       return RD_ERROR(m->ctx, st < 0 ? RD_RECOVER_NEWTON : st, "%s%sbeam '%s': %s", b->origin,
@@ -225,16 +240,9 @@ static int assemble_beams(const rdModel* m, rdData* d, double t, const double* q
         ri[k] += br[6 * a + k];
       }
     }
-    if (!Ax) {
-      continue;
+    if (Ax) {
+      scatter6(m, Ax, S, n, bd->nodes);
     }
-    if (jk) {
-      apply_T6(m, c->psi, K, (int)N, n, bd->nodes);
-    }
-    for (size_t k = 0; k < NN; k++) {
-      K[k] = (jm ? c->cM * M[k] : 0) + (jc ? c->cC * C[k] : 0) + (jk ? c->cK * K[k] : 0);
-    }
-    scatter6(m, Ax, K, n, bd->nodes);
   }
   return RD_OK;
 }

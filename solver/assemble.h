@@ -36,6 +36,12 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
                   const double* vd, const double* lam, const rdAsmCoef* c, const rdAsmStab* x,
                   double* r, double* gamma, double* Ax);
 
+// the beam scratch of workspace slot `slot` (one per thread) for an element of n nodes, carved
+// from d->beamwork (m->beam_work doubles per slot): residual r (6n), iteration matrix S
+// (6n x 6n), tangent operators T (n x 9), then the kernel's workspace
+void rd_beamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
+                    double** T, double** work);
+
 // name of unknown k (DOF or multiplier) for messages: "node 'x' rotation y" or
 // "joint 'j' equation 2"
 void rd_unknownName(const rdModel* m, int k, char* buf, int size);

@@ -758,7 +758,7 @@ static int compile_beams(const rdSpec* s, rdModel* m) {
       return st;
     }
     size_t nd = 6 * (size_t)d->nnode;
-    size_t need = nd + 3 * nd * nd + rd_beamWorkSize(b->kernel);
+    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);  // rd_beamScratch
     if (need > m->beam_work) {
       m->beam_work = need;
     }
