@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "beam.h"
 #include "core.h"
 #include "model_impl.h"
@@ -833,6 +834,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_callbacks(spec, m);
   st = st < 0 ? st : compile_users(spec, m);
   st = st < 0 ? st : compile_beams(spec, m);
+  st = st < 0 ? st : rd_beamColor(m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {

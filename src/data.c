@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/liegroup.h"
@@ -119,7 +120,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   size_t nj = 6 * (size_t)m->jac_maxnode;
   size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
   size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
-  size_t beamwork = m->beam_work * sizeof(double);
+  int nslot = rd_beamSlots(m);
+  size_t beamwork = (size_t)nslot * m->beam_work * sizeof(double) +
+                    align64((size_t)m->nbeam * sizeof(double));
   size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +
                  align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
@@ -140,7 +143,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   p += forces;
   d->cbuf = (double*)p;
   p += align64(cbuf);
-  d->beamwork = (double*)p;
+  d->beamscale = (double*)p;
+  d->beamwork = (double*)(p + align64((size_t)m->nbeam * sizeof(double)));
+  d->nbeamslot = nslot;
   p += align64(beamwork);
   d->work = p;
   d->work_size = work;

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+// Cost of beams under generalized-alpha: per step, per Newton iteration and per phase.
+//
+// usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] [--solver NAME] [--nodes P]
+//                        [--only cantilever|threads|decks]
+//
+// 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
+//    to 10^5 DOFs (--max-dofs, default 10^5; --quick: 10^4): L = 10 along x, the composite
+//    section of benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force
+//    150 (1 - cos 20t) / 2 along z; generalized-alpha, rho_inf = 0, h = 0.005 (as B3's dynamic
+//    case, whose sudden load would excite modes of the small elements that h does not resolve).
+//    For each linear solver (klu, umfpack; dense up to 1000 DOFs; --solver: one only): median
+//    microseconds per step over R runs (default 3), Newton iterations and factorizations per
+//    step (rdStats), microseconds per iteration; then the phases of one iteration at the final
+//    state (bench_phases.c, shared with ga_chain): assembly, factorization, solve, their shares
+//    of an iteration, "accounted" = (it x (assembly + solve) + fa x factor) / step, the cost per
+//    DOF and Newton iteration (ns/dof/it) and its ratio to the smallest cantilever (linear
+//    growth: near 1). Every size takes the same 8 steps (t = 0 ... 0.04), repeated.
+// 2. Threads: the largest cantilever with solver.threads = 1 and 2 (OpenMP builds), one run
+//    each, steps and assembly phase timed, and the final states compared bit for bit.
+// 3. Decks: input/beam/composite_dynamic.yaml (B3, one 5-node element, h = 0.005, to t = 1),
+//    input/beam/composite_robust.yaml (one 15-node element) and input/beam/nrel5mw_rotating.yaml
+//    (NREL 5-MW blade, one 6-node element, 49-station quadrature, h = 0.002; t = 0 ... 1, or
+//    0.2 with --quick): microseconds per step, Newton iterations per step, phases, and the
+//    ratios to the reference figures of issue 5 for this machine (Kynema about 127 us and
+//    BeamDyn about 250 us per step on the composite case, BeamDyn about 1.2 ms per step on the
+//    NREL case; quoted from the issue, not measured here).
+// Run from the source root (reads input/beam). Builds the cantilevers through the public API
+// (rds_addBeam); the GLL points and the phase timings use internal headers.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "beam.h"
+#include "bench_phases.h"
+#include "data_impl.h"
+#include "pattern.h"
+#include "rodrigues/deck.h"
+#include "rodrigues/rodrigues.h"
+
+// benchmarks.md B3
+static const double B3_K[36] = {1368.17e3, 0, 0, 0, 0, 0,
+                                 0, 88.56e3, 0, 0, 0, 0,
+                                 0, 0, 38.78e3, 0, 0, 0,
+                                 0, 0, 0, 16.96e3, 17.61e3, -0.351e3,
+                                 0, 0, 0, 17.61e3, 59.12e3, -0.370e3,
+                                 0, 0, 0, -0.351e3, -0.370e3, 141.47e3};
+static const double B3_M[6] = {8.538e-2, 8.538e-2, 8.538e-2, 1.4433e-2, 0.40972e-2, 1.0336e-2};
+
+typedef struct {
+  const char* linsol;
+  int threads;
+} setup;
+
+// E elements of P nodes along x, nodes at the GLL points of each element
+static rdSpec* cantilever(rdContext* ctx, int E, int P, const setup* su) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s)) {
+    return NULL;
+  }
+  double xi[RD_BEAM_MAXNODE], M[36] = {0};
+  rd_beamGLL(P, xi);
+  for (int i = 0; i < 6; i++) {
+    M[7 * i] = B3_M[i];
+  }
+  const double L = 10, h = L / E;
+  int nn = E * (P - 1) + 1;
+  int* node = malloc(sizeof(int) * (size_t)nn);
+  char name[32];
+  for (int k = 0; k < nn; k++) {
+    int e = k / (P - 1), j = k % (P - 1);
+    if (e == E) {
+      e = E - 1;
+      j = P - 1;
+    }
+    rdNodeDef n = rd_defaultNodeDef();
+    snprintf(name, sizeof(name), "n%d", k);
+    n.name = name;
+    n.position[0] = h * e + 0.5 * h * (xi[j] + 1);
+    node[k] = rds_addNode(s, &n);
+  }
+  double station = 0;
+  for (int e = 0; e < E; e++) {
+    rdBeamDef b = rd_defaultBeamDef();
+    snprintf(name, sizeof(name), "b%d", e);
+    b.name = name;
+    b.nnode = P;
+    b.nodes = node + e * (P - 1);
+    b.nstation = 1;
+    b.station = &station;
+    b.stiffness = B3_K;
+    b.mass = M;
+    b.span[0] = (double)e / E;
+    b.span[1] = (double)(e + 1) / E;
+    rds_addBeam(s, &b);
+  }
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "root";
+  j.type = RD_JOINT_FIXED;
+  j.node[0] = node[0];
+  rds_addJoint(s, &j);
+  // a smooth onset: a sudden load excites the axial and shear modes of the small elements, which
+  // h = 0.005 does not resolve, and Newton then needs more iterations (and step cuts) on finer
+  // meshes, which would hide the cost per iteration
+  rdTimeFnDef f = rd_defaultTimeFnDef();
+  f.name = "onset";
+  f.type = RD_TIMEFN_EXPRESSION;
+  f.expression = "0.5 * (1 - cos(20 * t))";
+  rdLoadDef l = rd_defaultLoadDef();
+  l.name = "tip";
+  l.node = node[nn - 1];
+  l.value[2] = 150;
+  l.timefn = rds_addTimeFn(s, &f);
+  rds_addLoad(s, &l);
+  free(node);
+  rds_setOption(s, "solver.method", "generalized_alpha");
+  rds_setOptionReal(s, "solver.rho_inf", 0);
+  rds_setOptionReal(s, "solver.time_step", 0.005);
+  rds_setOption(s, "solver.linear_solver", su->linsol);
+  rds_setOptionReal(s, "solver.threads", su->threads);
+  return s;
+}
+
+
+typedef struct {
+  double us_step, iters, facts;
+  benchPhases ph;
+  int n, nnz, ok;
+  double* state;  // final q and v of every node (for the thread comparison), or NULL
+} result;
+
+
+// nstep steps of the compiled spec, `repeat` times from the start; medians. The spec is
+// destroyed.
+static result run(rdContext* ctx, rdSpec* s, int nstep, double tend, int repeat, int samples,
+                  int keep_state) {
+  result r;
+  memset(&r, 0, sizeof(r));
+  rdModel* m = NULL;
+  if (!s || rd_compile(s, &m)) {
+    printf("# setup failed: %s\n", rd_lastError(ctx));
+    rd_destroySpec(&s);
+    return r;
+  }
+  rd_destroySpec(&s);
+  double* t = malloc(sizeof(double) * (size_t)repeat);
+  rdData* d = NULL;
+  for (int k = 0; k < repeat; k++) {
+    rd_destroyData(&d);
+    if (rd_createData(m, &d) || rd_initialize(m, d)) {
+      printf("# setup failed: %s\n", rd_lastError(ctx));
+      goto done;
+    }
+    double t0 = bench_now();
+    int st = RD_OK;
+    if (tend > 0) {
+      st = rd_advance(m, d, tend, NULL, NULL);
+    } else {
+      for (int i = 0; i < nstep && st == RD_OK; i++) {
+        st = rd_step(m, d, 0);
+      }
+    }
+    t[k] = bench_now() - t0;
+    if (st != RD_OK) {
+      printf("# step failed: %s\n", rd_lastError(ctx));
+      goto done;
+    }
+  }
+  rdStats stats;
+  rd_getStats(d, &stats);
+  r.iters = (double)stats.newton_iterations / (double)stats.steps;
+  r.facts = (double)stats.factorizations / (double)stats.steps;
+  r.us_step = 1e6 * bench_median(t, repeat) / (double)stats.steps;
+  if (stats.rejected_steps) {
+    printf("#   %ld of %ld steps rejected and cut (smallest step %g)\n", stats.rejected_steps,
+           stats.steps + stats.rejected_steps, stats.min_step);
+  }
+  r.n = m->pattern->n;
+  r.nnz = m->pattern->nnz;
+  if (keep_state) {
+    size_t nn = (size_t)m->nnode;
+    r.state = malloc(sizeof(double) * 13 * nn);
+    memcpy(r.state, d->s.q, sizeof(double) * 7 * nn);
+    memcpy(r.state + 7 * nn, d->s.v, sizeof(double) * 6 * nn);
+  }
+  if (samples > 0) {
+    bench_phases(m, d, samples, &r.ph);
+  }
+  r.ok = 1;
+done:
+  free(t);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  return r;
+}
+
+
+static void header(const char* first) {
+  printf("%-22s %-8s %7s %8s %10s %6s %6s %9s %10s %10s %9s %5s %5s %5s %9s %8s\n", first,
+         "solver", "n", "nnz", "us/step", "it/st", "fa/st", "us/iter", "asm us", "factor us",
+         "solve us", "asm%", "fac%", "sol%", "accounted", "ns/dof/it");
+}
+
+
+static void row(const char* label, const char* solver, const result* r) {
+  if (!r->ok) {
+    printf("%-22s %-8s failed\n", label, solver);
+    return;
+  }
+  double it = r->ph.assemble + r->ph.factor + r->ph.solve;
+  double acc = r->iters * (r->ph.assemble + r->ph.solve) + r->facts * r->ph.factor;
+  printf("%-22s %-8s %7d %8d %10.1f %6.2f %6.2f %9.1f %10.1f %10.1f %9.1f %5.0f %5.0f %5.0f "
+         "%8.0f%% %8.1f\n",
+         label, solver, r->n, r->nnz, r->us_step, r->iters, r->facts, r->us_step / r->iters,
+         r->ph.assemble, r->ph.factor, r->ph.solve, 100 * r->ph.assemble / it,
+         100 * r->ph.factor / it, 100 * r->ph.solve / it, 100 * acc / r->us_step,
+         1e3 * r->us_step / r->iters / r->n);
+}
+
+
+static int g_nodes = 5;
+
+// elements giving about `dofs` DOFs: 6 (E (P - 1) + 1)
+static int elements_for(int dofs) {
+  int E = (int)lround((dofs / 6.0 - 1) / (g_nodes - 1));
+  return E < 1 ? 1 : E;
+}
+
+
+static void cantilevers(rdContext* ctx, int maxdofs, int repeat, const char* only_solver) {
+  static const char* solvers[] = {"klu", "umfpack", "dense"};
+  static const int sizes[] = {100, 1000, 10000, 100000};
+  printf("\n# cantilevers: %d-node elements, B3 section, h = 0.005, rho_inf = 0, tip force 150 (1 - cos 20t) / 2\n",
+         g_nodes);
+  header("cantilever E elements");
+  for (int k = 0; k < 3; k++) {
+    if (only_solver && strcmp(only_solver, solvers[k])) {
+      continue;
+    }
+    double base = 0;
+    for (int i = 0; i < 4 && sizes[i] <= maxdofs; i++) {
+      if (!strcmp(solvers[k], "dense") && sizes[i] > 1000) {
+        continue;
+      }
+      int E = elements_for(sizes[i]);
+      // the same 8 steps (t = 0 ... 0.04) at every size, so that Newton does the same work per
+      // step; more repetitions for the small ones
+      int rep = sizes[i] >= 100000 ? 1 : sizes[i] >= 10000 ? repeat : 5 * repeat;
+      setup su = {solvers[k], 1};
+      result r = run(ctx, cantilever(ctx, E, g_nodes, &su), 8, 0, rep,
+                     sizes[i] >= 100000 ? 3 : 9, 0);
+      char label[64];
+      snprintf(label, sizeof(label), "E = %d", E);
+      row(label, solvers[k], &r);
+      if (r.ok) {
+        double per = r.us_step / r.iters / r.n;
+        if (base == 0) {
+          base = per;
+        }
+        printf("#   cost per DOF and Newton iteration vs the smallest: %.2f\n", per / base);
+      }
+    }
+  }
+}
+
+
+static void threads(rdContext* ctx, int maxdofs, const char* solver) {
+  int dofs = maxdofs >= 100000 ? 100000 : maxdofs;
+  int E = elements_for(dofs);
+  int nstep = 8;
+  printf("\n# threads: cantilever of %d elements, %s, %d steps, solver.threads = 1 and 2\n", E,
+         solver, nstep);
+  header("threads");
+  result r[2];
+  for (int k = 0; k < 2; k++) {
+    setup su = {solver, k + 1};
+    r[k] = run(ctx, cantilever(ctx, E, g_nodes, &su), nstep, 0, 1, 5, 1);
+    row(k ? "solver.threads = 2" : "solver.threads = 1", solver, &r[k]);
+  }
+  if (r[0].ok && r[1].ok) {
+    size_t n = 13 * (size_t)(E * (g_nodes - 1) + 1);
+    int same = !memcmp(r[0].state, r[1].state, n * sizeof(double));
+    printf("#   2 threads vs 1: step %.2fx, assembly %.2fx faster; final states %s\n",
+           r[0].us_step / r[1].us_step, r[0].ph.assemble / r[1].ph.assemble,
+           same ? "bitwise identical" : "DIFFER");
+  }
+  free(r[0].state);
+  free(r[1].state);
+}
+
+
+static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
+  typedef struct {
+    const char* path;
+    const char* label;
+    double tend;
+    double ref_us;  // issue 5's figure for BeamDyn on this machine
+    const char* ref;
+  } deck;
+  const deck list[] = {
+      {"input/beam/composite_dynamic.yaml", "B3 5 nodes h 0.005", 1, 250,
+       "Kynema ~127 us/step, BeamDyn ~250 us/step (issue 5)"},
+      {"input/beam/composite_robust.yaml", "B3 15 nodes h 0.005", 1, 0, NULL},
+      {"input/beam/nrel5mw_rotating.yaml", "NREL 5-MW rotating", quick ? 0.2 : 1, 1200,
+       "BeamDyn ~1.2 ms/step, 2 Newton iterations (issue 5)"}};
+  printf("\n# decks (solver.linear_solver = %s)\n", solver);
+  header("deck");
+  for (int k = 0; k < 3; k++) {
+    rdSpec* s = NULL;
+    char set[64];
+    snprintf(set, sizeof(set), "solver.linear_solver=%s", solver);
+    const char* over[] = {set};
+    if (rd_readDeck(ctx, list[k].path, over, 1, &s)) {
+      printf("# %s: %s\n", list[k].path, rd_lastError(ctx));
+      continue;
+    }
+    result r = run(ctx, s, 0, list[k].tend, repeat, 9, 0);
+    row(list[k].label, solver, &r);
+    if (r.ok && list[k].ref) {
+      printf("#   %s: BeamDyn / rodrigues = %.1f", list[k].ref, list[k].ref_us / r.us_step);
+      if (k == 0) {
+        printf(", Kynema / rodrigues = %.1f", 127 / r.us_step);
+      }
+      printf("\n");
+    }
+  }
+}
+
+
+int main(int argc, char** argv) {
+  int repeat = 3, maxdofs = 100000, quick = 0;
+  const char *only = NULL, *solver = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--quick")) {
+      quick = 1;
+    } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
+      repeat = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--max-dofs") && i + 1 < argc) {
+      maxdofs = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--solver") && i + 1 < argc) {
+      solver = argv[++i];
+    } else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) {
+      g_nodes = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+      only = argv[++i];
+    } else {
+      fprintf(stderr, "usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] "
+                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks]\n");
+      return 2;
+    }
+  }
+  if (quick) {
+    maxdofs = maxdofs < 10000 ? maxdofs : 10000;
+    repeat = 1;
+  }
+  if (repeat < 1) {
+    repeat = 1;
+  }
+  if (g_nodes < 2 || g_nodes > RD_BEAM_MAXNODE) {
+    fprintf(stderr, "beam_cantilever: --nodes must be 2 .. %d\n", RD_BEAM_MAXNODE);
+    return 2;
+  }
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  rdContext* ctx = NULL;
+  if (rd_createContext(&ctx, NULL)) {
+    return 1;
+  }
+  if (!only || !strcmp(only, "cantilever")) {
+    cantilevers(ctx, maxdofs, repeat, solver);
+  }
+  if (!only || !strcmp(only, "threads")) {
+    threads(ctx, maxdofs, solver ? solver : "klu");
+  }
+  if (!only || !strcmp(only, "decks")) {
+    decks(ctx, quick, repeat, solver ? solver : "klu");
+  }
+  rd_destroyContext(&ctx);
+  return 0;
+}
