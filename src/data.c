@@ -84,6 +84,7 @@ int rd_resetData(const rdModel* m, rdData* d) {
     memset(d->s.memory, 0, d->memory_size);
   }
   memset(&d->stats, 0, sizeof(d->stats));
+  d->ncut = 0;
   d->stats.min_rcond = 1;
   d->stats.min_step = INFINITY;
   d->initialized = 0;
@@ -194,6 +195,8 @@ int rd_copyData(rdData* dst, const rdData* src) {
   if (dst != src) {
     rd_stateCopy(src->model, src, &dst->s, &src->s);
     dst->stats = src->stats;
+    memcpy(dst->cut, src->cut, sizeof(src->cut));
+    dst->ncut = src->ncut;
     dst->initialized = src->initialized;
     dst->in_step = 0;
     memcpy(dst->hostload, src->hostload, 6 * (size_t)src->model->nnode * sizeof(double));
@@ -222,6 +225,24 @@ int rd_getStats(const rdData* d, rdStats* stats) {
   }
   *stats = d->stats;
   return RD_OK;
+}
+
+
+int rd_getStepCut(const rdData* d, int i, rdStepCut* cut) {
+  if (!data_valid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  if (i < 0 || i >= d->ncut || !cut) {
+    return RD_ERROR(d->ctx, RD_ERR_ARG, "rd_getStepCut: rejection %d of %d kept, or NULL output",
+                    i, d->ncut);
+  }
+  *cut = d->cut[i];
+  return RD_OK;
+}
+
+
+int rd_stepCutCount(const rdData* d) {
+  return data_valid(d) ? d->ncut : 0;
 }
 
 

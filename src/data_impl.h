@@ -41,6 +41,8 @@ struct rdData_ {
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
+  rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)
+  int ncut;
   void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
   struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
                                    // steppers with closed loops; solver/redundant.c)

@@ -103,6 +103,41 @@ static int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) 
 }
 
 
+// the start of src, truncated to fit size bytes with its terminating 0
+static void copy_message(char* dst, size_t size, const char* src) {
+  size_t n = strlen(src);
+  n = n < size - 1 ? n : size - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+
+// after an accepted (sub)step
+static void accepted(rdData* d, double h) {
+  d->stats.steps++;
+  if (h < d->stats.min_step) {
+    d->stats.min_step = h;
+  }
+  if (d->stats.last_newton_iterations > d->stats.max_newton_iterations) {
+    d->stats.max_newton_iterations = d->stats.last_newton_iterations;
+  }
+}
+
+
+// after a rejected attempt from t of size h with recoverable status st: count it, and keep its
+// details (the context's last error) while the log has room
+static void rejected(const rdModel* m, rdData* d, double t, double h, int st) {
+  d->stats.rejected_steps++;
+  if (d->ncut < RD_STEPCUT_LOG) {
+    rdStepCut* c = &d->cut[d->ncut++];
+    c->t = t;
+    c->h = h;
+    c->status = st;
+    copy_message(c->reason, sizeof(c->reason), m->ctx->last_error);
+  }
+}
+
+
 // rd_step without the argument checks and the timing
 static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
   int st;
@@ -124,10 +159,7 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     st = attempt(m, d, stp, hs);
     if (st == RD_OK) {
       d->s.t = last ? tend : d->s.t + hs;
-      d->stats.steps++;
-      if (hs < d->stats.min_step) {
-        d->stats.min_step = hs;
-      }
+      accepted(d, hs);
       if (last) {
         break;
       }
@@ -142,13 +174,10 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     if (st < 0) {
       break;
     }
-    d->stats.rejected_steps++;
+    rejected(m, d, d->s.t, hs, st);
     if (++cuts > m->opt.max_step_cuts) {
       char why[RD_ERRLEN / 2];
-      size_t n = strlen(m->ctx->last_error);
-      n = n < sizeof(why) - 1 ? n : sizeof(why) - 1;
-      memcpy(why, m->ctx->last_error, n);
-      why[n] = '\0';
+      copy_message(why, sizeof(why), m->ctx->last_error);
       st = RD_ERROR(m->ctx, RD_ERR_NUMERIC,
                     "step from t = %.17g failed after %d step cuts (step %.3g): %s", d->s.t,
                     cuts - 1, hs, why);
@@ -318,15 +347,12 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   }
   if (st == RD_OK) {
     d->s.t = d->step_tend;
-    d->stats.steps++;
-    if (h < d->stats.min_step) {
-      d->stats.min_step = h;
-    }
+    accepted(d, h);
   } else {
     // no step cutting across the host boundary: back to t, the host redoes the step
     rd_stateCopy(m, d, &d->s, &d->saved);
     if (st > 0) {
-      d->stats.rejected_steps++;
+      rejected(m, d, d->s.t, h, st);
     }
   }
   d->stats.wall_time += now() - t0;
