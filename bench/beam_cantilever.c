@@ -5,26 +5,28 @@
 //                        [--only cantilever|threads|decks]
 //
 // 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
-//    to 10^5 DOFs (--max-dofs, default 10^5; --quick: 10^4): L = 10 along x, the composite
-//    section of benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force
-//    150 (1 - cos 20t) / 2 along z; generalized-alpha, rho_inf = 0, h = 0.005 (as B3's dynamic
-//    case, whose sudden load would excite modes of the small elements that h does not resolve).
-//    For each linear solver (klu, umfpack; dense up to 1000 DOFs; --solver: one only): median
-//    microseconds per step over R runs (default 3), Newton iterations and factorizations per
-//    step (rdStats), microseconds per iteration; then the phases of one iteration at the final
-//    state (bench_phases.c, shared with ga_chain): assembly, factorization, solve, their shares
-//    of an iteration, "accounted" = (it x (assembly + solve) + fa x factor) / step, the cost per
-//    DOF and Newton iteration (ns/dof/it) and its ratio to the smallest cantilever (linear
-//    growth: near 1). Every size takes the same 8 steps (t = 0 ... 0.04), repeated.
+//    to 10^5 DOFs (--max-dofs, default 10^5): L = 10 along x, the composite section of
+//    benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force 150 (1 - cos 20t) / 2 along
+//    z; generalized-alpha, rho_inf = 0, h = 0.005 (as B3's dynamic case, whose sudden load would
+//    excite modes of the small elements that h does not resolve). For each linear solver (klu,
+//    umfpack; dense up to 1000 DOFs; --solver: one only): median microseconds per step over the
+//    repetitions, Newton iterations and factorizations per step (rdStats), microseconds per
+//    iteration; then the phases of one iteration at the final state (bench_phases.c, shared
+//    with ga_chain): assembly, factorization, solve, their shares of an iteration, "accounted"
+//    = (it x (assembly + solve) + fa x factor) / step, the cost per DOF and Newton iteration
+//    (ns/dof/it) and its ratio to the smallest cantilever (linear growth: near 1). Every size
+//    takes the same 8 steps (t = 0 ... 0.04), repeated (R, default 3; 5 R below 10^4 DOFs).
 // 2. Threads: the largest cantilever with solver.threads = 1 and 2 (OpenMP builds), one run
 //    each, steps and assembly phase timed, and the final states compared bit for bit.
-// 3. Decks: input/beam/composite_dynamic.yaml (B3, one 5-node element, h = 0.005, to t = 1),
-//    input/beam/composite_robust.yaml (one 15-node element) and input/beam/nrel5mw_rotating.yaml
-//    (NREL 5-MW blade, one 6-node element, 49-station quadrature, h = 0.002; t = 0 ... 1, or
-//    0.2 with --quick): microseconds per step, Newton iterations per step, phases, and the
-//    ratios to the reference figures of issue 5 for this machine (Kynema about 127 us and
-//    BeamDyn about 250 us per step on the composite case, BeamDyn about 1.2 ms per step on the
-//    NREL case; quoted from the issue, not measured here).
+// 3. Decks, with full and modified Newton: input/beam/composite_dynamic.yaml (B3, one 5-node
+//    element, h = 0.005), input/beam/composite_robust.yaml (one 15-node element), both to t = 1,
+//    and input/beam/nrel5mw_rotating.yaml (NREL 5-MW blade, one 6-node element, 49-station
+//    quadrature, h = 0.002) to t = 1: microseconds per step, Newton iterations per step, phases,
+//    the tip difference between the two Newton variants, and the ratios to the figures of
+//    issue 5 for this machine (Kynema about 127 us and BeamDyn about 250 us per step on the
+//    composite case, BeamDyn about 1.2 ms per step on the NREL case; quoted, not measured here).
+// --quick: cantilevers up to 10^3 DOFs, threads on 10^3 DOFs, decks to t = 0.2 (NREL 0.1), one
+// repetition (a smoke run, about 5 s).
 // Run from the source root (reads input/beam). Builds the cantilevers through the public API
 // (rds_addBeam); the GLL points and the phase timings use internal headers.
 #include <math.h>
@@ -128,6 +130,9 @@ typedef struct {
   benchPhases ph;
   int n, nnz, ok;
   double* state;  // final q and v of every node (for the thread comparison), or NULL
+  double tip[3];  // final position of the last node
+  long rejected, attempts;
+  double min_step;
 } result;
 
 
@@ -172,12 +177,12 @@ static result run(rdContext* ctx, rdSpec* s, int nstep, double tend, int repeat,
   r.iters = (double)stats.newton_iterations / (double)stats.steps;
   r.facts = (double)stats.factorizations / (double)stats.steps;
   r.us_step = 1e6 * bench_median(t, repeat) / (double)stats.steps;
-  if (stats.rejected_steps) {
-    printf("#   %ld of %ld steps rejected and cut (smallest step %g)\n", stats.rejected_steps,
-           stats.steps + stats.rejected_steps, stats.min_step);
-  }
+  r.rejected = stats.rejected_steps;
+  r.attempts = stats.steps + stats.rejected_steps;
+  r.min_step = stats.min_step;
   r.n = m->pattern->n;
   r.nnz = m->pattern->nnz;
+  rd_getNodeState(m, d, m->nnode - 1, r.tip, NULL, NULL, NULL, NULL);
   if (keep_state) {
     size_t nn = (size_t)m->nnode;
     r.state = malloc(sizeof(double) * 13 * nn);
@@ -216,6 +221,10 @@ static void row(const char* label, const char* solver, const result* r) {
          r->ph.assemble, r->ph.factor, r->ph.solve, 100 * r->ph.assemble / it,
          100 * r->ph.factor / it, 100 * r->ph.solve / it, 100 * acc / r->us_step,
          1e3 * r->us_step / r->iters / r->n);
+  if (r->rejected) {
+    printf("#   %ld of %ld step attempts rejected and cut (smallest step %g)\n", r->rejected,
+           r->attempts, r->min_step);
+  }
 }
 
 
@@ -295,34 +304,51 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
     const char* path;
     const char* label;
     double tend;
-    double ref_us;  // issue 5's figure for BeamDyn on this machine
-    const char* ref;
+    double beamdyn_us;  // issue 5's figures for this machine (not measured here)
+    double kynema_us;
   } deck;
   const deck list[] = {
-      {"input/beam/composite_dynamic.yaml", "B3 5 nodes h 0.005", 1, 250,
-       "Kynema ~127 us/step, BeamDyn ~250 us/step (issue 5)"},
-      {"input/beam/composite_robust.yaml", "B3 15 nodes h 0.005", 1, 0, NULL},
-      {"input/beam/nrel5mw_rotating.yaml", "NREL 5-MW rotating", quick ? 0.2 : 1, 1200,
-       "BeamDyn ~1.2 ms/step, 2 Newton iterations (issue 5)"}};
-  printf("\n# decks (solver.linear_solver = %s)\n", solver);
+      {"input/beam/composite_dynamic.yaml", "B3 5 nodes", quick ? 0.2 : 1, 250, 127},
+      {"input/beam/composite_robust.yaml", "B3 15 nodes", quick ? 0.2 : 1, 0, 0},
+      {"input/beam/nrel5mw_rotating.yaml", "NREL 5-MW rotating", quick ? 0.1 : 1, 1200, 0}};
+  printf("\n# decks (solver.linear_solver = %s; full and modified Newton)\n", solver);
   header("deck");
   for (int k = 0; k < 3; k++) {
-    rdSpec* s = NULL;
-    char set[64];
-    snprintf(set, sizeof(set), "solver.linear_solver=%s", solver);
-    const char* over[] = {set};
-    if (rd_readDeck(ctx, list[k].path, over, 1, &s)) {
-      printf("# %s: %s\n", list[k].path, rd_lastError(ctx));
-      continue;
-    }
-    result r = run(ctx, s, 0, list[k].tend, repeat, 9, 0);
-    row(list[k].label, solver, &r);
-    if (r.ok && list[k].ref) {
-      printf("#   %s: BeamDyn / rodrigues = %.1f", list[k].ref, list[k].ref_us / r.us_step);
-      if (k == 0) {
-        printf(", Kynema / rodrigues = %.1f", 127 / r.us_step);
+    double uz[2][3];
+    for (int mod = 0; mod < 2; mod++) {
+      rdSpec* s = NULL;
+      char set[2][64];
+      snprintf(set[0], sizeof(set[0]), "solver.linear_solver=%s", solver);
+      snprintf(set[1], sizeof(set[1]), "solver.modified_newton=%s", mod ? "true" : "false");
+      const char* over[] = {set[0], set[1]};
+      if (rd_readDeck(ctx, list[k].path, over, 2, &s)) {
+        printf("# %s: %s\n", list[k].path, rd_lastError(ctx));
+        continue;
       }
-      printf("\n");
+      result r = run(ctx, s, 0, list[k].tend, repeat, 9, 1);
+      char label[64];
+      snprintf(label, sizeof(label), "%s%s", list[k].label, mod ? " mod." : "");
+      row(label, solver, &r);
+      if (r.ok) {
+        // the last node is the tip in these decks
+        memcpy(uz[mod], r.tip, sizeof(uz[mod]));
+      }
+      if (r.ok && list[k].beamdyn_us > 0) {
+        printf("#   BeamDyn ~%.0f us/step (issue 5): BeamDyn / rodrigues = %.1f", list[k].beamdyn_us,
+               list[k].beamdyn_us / r.us_step);
+        if (list[k].kynema_us > 0) {
+          printf("; Kynema ~%.0f us/step: Kynema / rodrigues = %.1f", list[k].kynema_us,
+                 list[k].kynema_us / r.us_step);
+        }
+        printf("\n");
+      }
+      if (r.ok && mod) {
+        printf("#   tip position, modified vs full Newton at t = %g: largest difference %.1e\n",
+               list[k].tend,
+               fmax(fabs(uz[1][0] - uz[0][0]), fmax(fabs(uz[1][1] - uz[0][1]),
+                                                    fabs(uz[1][2] - uz[0][2]))));
+      }
+      free(r.state);
     }
   }
 }
@@ -351,7 +377,7 @@ int main(int argc, char** argv) {
     }
   }
   if (quick) {
-    maxdofs = maxdofs < 10000 ? maxdofs : 10000;
+    maxdofs = maxdofs < 1000 ? maxdofs : 1000;
     repeat = 1;
   }
   if (repeat < 1) {
