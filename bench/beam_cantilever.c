@@ -25,8 +25,9 @@
 //    the tip difference between the two Newton variants, and the ratios to the figures of
 //    issue 5 for this machine (Kynema about 127 us and BeamDyn about 250 us per step on the
 //    composite case, BeamDyn about 1.2 ms per step on the NREL case; quoted, not measured here).
-// --quick: cantilevers up to 10^3 DOFs, threads on 10^3 DOFs, decks to t = 0.2 (NREL 0.1), one
-// repetition (a smoke run, about 5 s).
+// --quick: cantilevers up to 10^3 DOFs (dense at 10^2 only), threads on 10^3 DOFs, decks to
+// t = 0.2 (NREL 0.1), one repetition, 3 phase samples: a smoke run (meson test bench_beam).
+// Exits 1 if a run fails or the thread results differ.
 // Run from the source root (reads input/beam). Builds the cantilevers through the public API
 // (rds_addBeam); the GLL points and the phase timings use internal headers.
 #include <math.h>
@@ -54,6 +55,10 @@ typedef struct {
   const char* linsol;
   int threads;
 } setup;
+
+static int g_nodes = 5;
+static int g_quick = 0;     // --quick: fewer phase samples, dense only on the smallest
+static int g_failures = 0;  // runs that failed, thread results that differ: the exit status
 
 // E elements of P nodes along x, nodes at the GLL points of each element
 static rdSpec* cantilever(rdContext* ctx, int E, int P, const setup* su) {
@@ -211,6 +216,7 @@ static void header(const char* first) {
 static void row(const char* label, const char* solver, const result* r) {
   if (!r->ok) {
     printf("%-22s %-8s failed\n", label, solver);
+    g_failures++;
     return;
   }
   double it = r->ph.assemble + r->ph.factor + r->ph.solve;
@@ -228,7 +234,6 @@ static void row(const char* label, const char* solver, const result* r) {
 }
 
 
-static int g_nodes = 5;
 
 // elements giving about `dofs` DOFs: 6 (E (P - 1) + 1)
 static int elements_for(int dofs) {
@@ -249,7 +254,7 @@ static void cantilevers(rdContext* ctx, int maxdofs, int repeat, const char* onl
     }
     double base = 0;
     for (int i = 0; i < 4 && sizes[i] <= maxdofs; i++) {
-      if (!strcmp(solvers[k], "dense") && sizes[i] > 1000) {
+      if (!strcmp(solvers[k], "dense") && sizes[i] > (g_quick ? 100 : 1000)) {
         continue;
       }
       int E = elements_for(sizes[i]);
@@ -258,7 +263,7 @@ static void cantilevers(rdContext* ctx, int maxdofs, int repeat, const char* onl
       int rep = sizes[i] >= 100000 ? 1 : sizes[i] >= 10000 ? repeat : 5 * repeat;
       setup su = {solvers[k], 1};
       result r = run(ctx, cantilever(ctx, E, g_nodes, &su), 8, 0, rep,
-                     sizes[i] >= 100000 ? 3 : 9, 0);
+                     sizes[i] >= 100000 || g_quick ? 3 : 9, 0);
       char label[64];
       snprintf(label, sizeof(label), "E = %d", E);
       row(label, solvers[k], &r);
@@ -293,6 +298,7 @@ static void threads(rdContext* ctx, int maxdofs, const char* solver) {
     printf("#   2 threads vs 1: step %.2fx, assembly %.2fx faster; final states %s\n",
            r[0].us_step / r[1].us_step, r[0].ph.assemble / r[1].ph.assemble,
            same ? "bitwise identical" : "DIFFER");
+    g_failures += !same;
   }
   free(r[0].state);
   free(r[1].state);
@@ -325,7 +331,7 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
         printf("# %s: %s\n", list[k].path, rd_lastError(ctx));
         continue;
       }
-      result r = run(ctx, s, 0, list[k].tend, repeat, 9, 1);
+      result r = run(ctx, s, 0, list[k].tend, repeat, g_quick ? 3 : 9, 1);
       char label[64];
       snprintf(label, sizeof(label), "%s%s", list[k].label, mod ? " mod." : "");
       row(label, solver, &r);
@@ -359,7 +365,7 @@ int main(int argc, char** argv) {
   const char *only = NULL, *solver = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) {
-      quick = 1;
+      quick = g_quick = 1;
     } else if (!strcmp(argv[i], "--repeat") && i + 1 < argc) {
       repeat = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--max-dofs") && i + 1 < argc) {
@@ -402,5 +408,8 @@ int main(int argc, char** argv) {
     decks(ctx, quick, repeat, solver ? solver : "klu");
   }
   rd_destroyContext(&ctx);
-  return 0;
+  if (g_failures) {
+    printf("# %d failure(s)\n", g_failures);
+  }
+  return g_failures ? 1 : 0;
 }
