@@ -2,7 +2,7 @@
 // Cost of beams under generalized-alpha: per step, per Newton iteration and per phase.
 //
 // usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] [--solver NAME] [--nodes P]
-//                        [--only cantilever|threads|decks]
+//                        [--only cantilever|threads|decks|klu]
 //
 // 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
 //    to 10^5 DOFs (--max-dofs, default 10^5): L = 10 along x, the composite section of
@@ -25,6 +25,9 @@
 //    the tip difference between the two Newton variants, and the ratios to the figures of
 //    issue 5 for this machine (Kynema about 127 us and BeamDyn about 250 us per step on the
 //    composite case, BeamDyn about 1.2 ms per step on the NREL case; quoted, not measured here).
+// 4. KLU directly on the cantilevers' matrices (10^3 ... 10^5 DOFs): L + U entries per unknown,
+//    refactorization and solve time per unknown, BTF on and off, AMD and COLAMD: is a growth of
+//    the cost per DOF fill or memory traffic?
 // --quick: cantilevers up to 10^3 DOFs (dense at 10^2 only), threads on 10^3 DOFs, decks to
 // t = 0.2 (NREL 0.1), one repetition, 3 phase samples: a smoke run (meson test bench_beam).
 // Exits 1 if a run fails or the thread results differ.
@@ -35,6 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <klu.h>
+
+#include "assemble.h"
 #include "beam.h"
 #include "bench_phases.h"
 #include "data_impl.h"
@@ -305,6 +311,86 @@ static void threads(rdContext* ctx, int maxdofs, const char* solver) {
 }
 
 
+// KLU on the cantilevers' iteration matrices directly: fill (L + U entries per unknown), and
+// refactorization and solve time per unknown, with KLU's BTF pre-ordering on and off, AMD and
+// COLAMD orderings, pivot tolerance 0.1 as solver/linsol_klu.c; to see where a growth of the
+// cost per DOF comes from (fill or memory traffic)
+static void klu_fill(rdContext* ctx, int maxdofs) {
+  static const int sizes[] = {1000, 10000, 100000};
+  printf("\n# KLU on the cantilever matrix (after 4 steps): fill and time per unknown\n");
+  printf("%8s %8s %4s %7s %8s %11s %10s %12s %10s %12s\n", "E", "n", "btf", "order", "blocks",
+         "L+U", "L+U / n", "refactor us", "ns / n", "solve us");
+  for (int i = 0; i < 3 && sizes[i] <= maxdofs; i++) {
+    int E = elements_for(sizes[i]);
+    setup su = {"klu", 1};
+    rdSpec* s = cantilever(ctx, E, g_nodes, &su);
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+      printf("# setup failed: %s\n", rd_lastError(ctx));
+      g_failures++;
+      rd_destroySpec(&s);
+      rd_destroyData(&d);
+      rd_destroyModel(&m);
+      continue;
+    }
+    rd_destroySpec(&s);
+    for (int k = 0; k < 4; k++) {
+      rd_step(m, d, 0);
+    }
+    int n = m->ndof + m->nconstraint;
+    int* Ap = (int*)m->pattern->Ap;
+    int* Ai = (int*)m->pattern->Ai;
+    double* r = malloc(sizeof(double) * (size_t)n);
+    double* b = malloc(sizeof(double) * (size_t)n);
+    double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
+    double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
+    rdAsmCoef c = {1, 1e-3, 1e-6, psi};
+    rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, r, NULL, Ax);
+    for (int btf = 1; btf >= 0; btf--) {
+      for (int ord = 0; ord <= 1; ord++) {
+        klu_common cm;
+        klu_defaults(&cm);
+        cm.btf = btf;
+        cm.ordering = ord;
+        cm.tol = 0.1;
+        klu_symbolic* S = klu_analyze(n, Ap, Ai, &cm);
+        klu_numeric* N = S ? klu_factor(Ap, Ai, Ax, S, &cm) : NULL;
+        if (!N) {
+          printf("%8d %8d %4d %7s failed\n", E, n, btf, ord ? "colamd" : "amd");
+          klu_free_symbolic(&S, &cm);
+          continue;
+        }
+        enum { K = 7 };
+        double tf[K], ts[K];
+        for (int k = 0; k < K; k++) {
+          double t0 = bench_now();
+          klu_refactor(Ap, Ai, Ax, S, N, &cm);
+          double t1 = bench_now();
+          memcpy(b, r, sizeof(double) * (size_t)n);
+          klu_solve(S, N, n, 1, b, &cm);
+          tf[k] = 1e6 * (t1 - t0);
+          ts[k] = 1e6 * (bench_now() - t1);
+        }
+        double lu = (double)N->lnz + (double)N->unz;
+        double f = bench_median(tf, K), so = bench_median(ts, K);
+        printf("%8d %8d %4d %7s %8d %11.0f %10.1f %12.1f %10.1f %12.1f (%.1f ns / n)\n", E, n,
+               btf, ord ? "colamd" : "amd", S->nblocks, lu, lu / n, f, 1e3 * f / n, so,
+               1e3 * so / n);
+        klu_free_numeric(&N, &cm);
+        klu_free_symbolic(&S, &cm);
+      }
+    }
+    free(r);
+    free(b);
+    free(Ax);
+    free(psi);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+}
+
+
 static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
   typedef struct {
     const char* path;
@@ -378,7 +464,7 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else {
       fprintf(stderr, "usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] "
-                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks]\n");
+                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks|klu]\n");
       return 2;
     }
   }
@@ -406,6 +492,9 @@ int main(int argc, char** argv) {
   }
   if (!only || !strcmp(only, "decks")) {
     decks(ctx, quick, repeat, solver ? solver : "klu");
+  }
+  if (!only || !strcmp(only, "klu")) {
+    klu_fill(ctx, maxdofs);
   }
   rd_destroyContext(&ctx);
   if (g_failures) {
