@@ -727,16 +727,18 @@ static void test_errors(void) {
 // ---------------------------------------------------------------------------------------------
 // the assembly's one-pass matrix: rd_beamEvalSum's S = cM M + cC C + cK K diag(I, T_k) against
 // the same combination of rd_beamEval's M, C, K (which the finite differences check), with
-// random tangent operators; a zero coefficient drops its matrix; the residuals are identical
+// random tangent operators, for both rotation fields; a zero coefficient drops its matrix; the
+// residuals are identical
 
 static void test_sum(void) {
   double worst = 0, rworst = 0;
   static const int orders[] = {2, 5, 15};
-  for (int o = 0; o < 3; o++) {
-    for (int quad = 0; quad < 3; quad++) {
+  for (int cs = 0; cs < 18; cs++) {
+    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2;
+    {
       srand(91 + 7 * (unsigned)o + (unsigned)quad);
       beamCase c;
-      make_case(&c, orders[o], (rdBeamQuad)quad, 1);
+      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field);
       int n = orders[o], nd = 6 * n;
       size_t nn = (size_t)nd * (size_t)nd;
       double* q = malloc(sizeof(double) * 7 * (size_t)n);
