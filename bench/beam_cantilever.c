@@ -2,7 +2,7 @@
 // Cost of beams under generalized-alpha: per step, per Newton iteration and per phase.
 //
 // usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] [--solver NAME] [--nodes P]
-//                        [--only cantilever|threads|decks|klu]
+//                        [--only cantilever|threads|decks|klu|assembly]
 //
 // 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
 //    to 10^5 DOFs (--max-dofs, default 10^5): L = 10 along x, the composite section of
@@ -28,6 +28,8 @@
 // 4. KLU directly on the cantilevers' matrices (10^3 ... 10^5 DOFs): L + U entries per unknown,
 //    refactorization and solve time per unknown, BTF on and off, AMD and COLAMD: is a growth of
 //    the cost per DOF fill or memory traffic?
+// 5. --only assembly: rd_assemble alone on cantilevers of 10^3 ... 10^5 DOFs, microseconds per
+//    element (for callgrind: instructions per element).
 // --quick: cantilevers up to 10^3 DOFs (dense at 10^2 only), threads on 10^3 DOFs, decks to
 // t = 0.2 (NREL 0.1), one repetition, 3 phase samples: a smoke run (meson test bench_beam).
 // Exits 1 if a run fails or the thread results differ.
@@ -311,6 +313,47 @@ static void threads(rdContext* ctx, int maxdofs, const char* solver) {
 }
 
 
+// the assembly alone (rd_assemble with the matrix, 10 calls after 2 to warm up) on cantilevers of
+// 10^3 ... 10^5 DOFs: microseconds per element; for instruction counts run it under
+// valgrind --tool=callgrind --toggle-collect=rd_assembleBeams (12 calls per size)
+static void assembly(rdContext* ctx, int maxdofs) {
+  static const int sizes[] = {1000, 10000, 100000};
+  printf("\n# assembly alone (rd_assemble with the matrix, 12 calls, the last 10 timed)\n");
+  for (int i = 0; i < 3 && sizes[i] <= maxdofs; i++) {
+    int E = elements_for(sizes[i]);
+    setup su = {"klu", 1};
+    rdSpec* s = cantilever(ctx, E, g_nodes, &su);
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+      printf("# setup failed: %s\n", rd_lastError(ctx));
+      g_failures++;
+    } else {
+      int n = m->ndof + m->nconstraint;
+      double* r = malloc(sizeof(double) * (size_t)n);
+      double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
+      double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
+      rdAsmCoef c = {1, 1e-3, 1e-6, psi};
+      double t0 = 0;
+      for (int k = 0; k < 12; k++) {
+        if (k == 2) {
+          t0 = bench_now();
+        }
+        rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, r, NULL, Ax);
+      }
+      double us = 1e6 * (bench_now() - t0) / 10;
+      printf("E = %-5d n = %-6d %10.1f us per assembly %8.2f us per element\n", E, n, us, us / E);
+      free(r);
+      free(Ax);
+      free(psi);
+    }
+    rd_destroySpec(&s);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+}
+
+
 // KLU on the cantilevers' iteration matrices directly: fill (L + U entries per unknown), and
 // refactorization and solve time per unknown, with KLU's BTF pre-ordering on and off, AMD and
 // COLAMD orderings, pivot tolerance 0.1 as solver/linsol_klu.c; to see where a growth of the
@@ -464,7 +507,7 @@ int main(int argc, char** argv) {
       only = argv[++i];
     } else {
       fprintf(stderr, "usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] "
-                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks|klu]\n");
+                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks|klu|assembly]\n");
       return 2;
     }
   }
@@ -495,6 +538,9 @@ int main(int argc, char** argv) {
   }
   if (!only || !strcmp(only, "klu")) {
     klu_fill(ctx, maxdofs);
+  }
+  if (only && !strcmp(only, "assembly")) {
+    assembly(ctx, maxdofs);
   }
   rd_destroyContext(&ctx);
   if (g_failures) {
