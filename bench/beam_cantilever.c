@@ -313,6 +313,51 @@ static void threads(rdContext* ctx, int maxdofs, const char* solver) {
 }
 
 
+// a KLU cantilever of E elements, compiled, initialized and stepped nstep times, with the
+// arrays of one rd_assemble (cM = 1, cC = 1e-3, cK = 1e-6, zero rotation increments)
+typedef struct {
+  rdModel* m;
+  rdData* d;
+  double *r, *Ax, *psi;
+  int n;
+} prepared;
+
+static int prepare(rdContext* ctx, int E, int nstep, prepared* p) {
+  memset(p, 0, sizeof(*p));
+  setup su = {"klu", 1};
+  rdSpec* s = cantilever(ctx, E, g_nodes, &su);
+  int st = !s || rd_compile(s, &p->m) || rd_createData(p->m, &p->d) || rd_initialize(p->m, p->d);
+  rd_destroySpec(&s);
+  if (st) {
+    printf("# setup failed: %s\n", rd_lastError(ctx));
+    g_failures++;
+    return 1;
+  }
+  for (int k = 0; k < nstep; k++) {
+    rd_step(p->m, p->d, 0);
+  }
+  p->n = p->m->ndof + p->m->nconstraint;
+  p->r = malloc(sizeof(double) * (size_t)p->n);
+  p->Ax = malloc(sizeof(double) * (size_t)p->m->pattern->nnz);
+  p->psi = calloc(3 * (size_t)p->m->nnode, sizeof(double));
+  return 0;
+}
+
+static void assemble_at(prepared* p) {
+  rdAsmCoef c = {1, 1e-3, 1e-6, p->psi};
+  rdData* d = p->d;
+  rd_assemble(p->m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, p->r, NULL, p->Ax);
+}
+
+static void release(prepared* p) {
+  free(p->r);
+  free(p->Ax);
+  free(p->psi);
+  rd_destroyData(&p->d);
+  rd_destroyModel(&p->m);
+}
+
+
 // the assembly alone (rd_assemble with the matrix, 10 calls after 2 to warm up) on cantilevers of
 // 10^3 ... 10^5 DOFs: microseconds per element; for instruction counts run it under
 // valgrind --tool=callgrind --toggle-collect=rd_assembleBeams (12 calls per size)
@@ -321,35 +366,21 @@ static void assembly(rdContext* ctx, int maxdofs) {
   printf("\n# assembly alone (rd_assemble with the matrix, 12 calls, the last 10 timed)\n");
   for (int i = 0; i < 3 && sizes[i] <= maxdofs; i++) {
     int E = elements_for(sizes[i]);
-    setup su = {"klu", 1};
-    rdSpec* s = cantilever(ctx, E, g_nodes, &su);
-    rdModel* m = NULL;
-    rdData* d = NULL;
-    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
-      printf("# setup failed: %s\n", rd_lastError(ctx));
-      g_failures++;
-    } else {
-      int n = m->ndof + m->nconstraint;
-      double* r = malloc(sizeof(double) * (size_t)n);
-      double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
-      double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
-      rdAsmCoef c = {1, 1e-3, 1e-6, psi};
-      double t0 = 0;
-      for (int k = 0; k < 12; k++) {
-        if (k == 2) {
-          t0 = bench_now();
-        }
-        rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, r, NULL, Ax);
-      }
-      double us = 1e6 * (bench_now() - t0) / 10;
-      printf("E = %-5d n = %-6d %10.1f us per assembly %8.2f us per element\n", E, n, us, us / E);
-      free(r);
-      free(Ax);
-      free(psi);
+    prepared p;
+    if (prepare(ctx, E, 0, &p)) {
+      continue;
     }
-    rd_destroySpec(&s);
-    rd_destroyData(&d);
-    rd_destroyModel(&m);
+    double t0 = 0;
+    for (int k = 0; k < 12; k++) {
+      if (k == 2) {
+        t0 = bench_now();
+      }
+      assemble_at(&p);
+    }
+    double us = 1e6 * (bench_now() - t0) / 10;
+    printf("E = %-5d n = %-6d %10.1f us per assembly %8.2f us per element\n", E, p.n, us,
+           us / E);
+    release(&p);
   }
 }
 
@@ -365,31 +396,16 @@ static void klu_fill(rdContext* ctx, int maxdofs) {
          "L+U", "L+U / n", "refactor us", "ns / n", "solve us");
   for (int i = 0; i < 3 && sizes[i] <= maxdofs; i++) {
     int E = elements_for(sizes[i]);
-    setup su = {"klu", 1};
-    rdSpec* s = cantilever(ctx, E, g_nodes, &su);
-    rdModel* m = NULL;
-    rdData* d = NULL;
-    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
-      printf("# setup failed: %s\n", rd_lastError(ctx));
-      g_failures++;
-      rd_destroySpec(&s);
-      rd_destroyData(&d);
-      rd_destroyModel(&m);
+    prepared p;
+    if (prepare(ctx, E, 4, &p)) {
       continue;
     }
-    rd_destroySpec(&s);
-    for (int k = 0; k < 4; k++) {
-      rd_step(m, d, 0);
-    }
-    int n = m->ndof + m->nconstraint;
-    int* Ap = (int*)m->pattern->Ap;
-    int* Ai = (int*)m->pattern->Ai;
-    double* r = malloc(sizeof(double) * (size_t)n);
+    assemble_at(&p);
+    int n = p.n;
+    int* Ap = (int*)p.m->pattern->Ap;
+    int* Ai = (int*)p.m->pattern->Ai;
+    double* Ax = p.Ax;
     double* b = malloc(sizeof(double) * (size_t)n);
-    double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
-    double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
-    rdAsmCoef c = {1, 1e-3, 1e-6, psi};
-    rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, r, NULL, Ax);
     for (int btf = 1; btf >= 0; btf--) {
       for (int ord = 0; ord <= 1; ord++) {
         klu_common cm;
@@ -410,7 +426,7 @@ static void klu_fill(rdContext* ctx, int maxdofs) {
           double t0 = bench_now();
           klu_refactor(Ap, Ai, Ax, S, N, &cm);
           double t1 = bench_now();
-          memcpy(b, r, sizeof(double) * (size_t)n);
+          memcpy(b, p.r, sizeof(double) * (size_t)n);
           klu_solve(S, N, n, 1, b, &cm);
           tf[k] = 1e6 * (t1 - t0);
           ts[k] = 1e6 * (bench_now() - t1);
@@ -424,12 +440,8 @@ static void klu_fill(rdContext* ctx, int maxdofs) {
         klu_free_symbolic(&S, &cm);
       }
     }
-    free(r);
     free(b);
-    free(Ax);
-    free(psi);
-    rd_destroyData(&d);
-    rd_destroyModel(&m);
+    release(&p);
   }
 }
 
