@@ -26,32 +26,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "assemble.h"
+#include "bench_phases.h"
 #include "data_impl.h"
-#include "linsol.h"
 #include "pattern.h"
 #include "rodrigues/rodrigues.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-static int dcmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), dcmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 
 typedef struct {
   const char* linsol;
@@ -177,50 +156,12 @@ typedef struct {
 } result;
 
 
-// median microseconds of one call of each phase at the data's current state
 static void phases(const rdModel* m, rdData* d, result* r) {
-  int N = m->ndof + m->nconstraint;
-  double* res = malloc(sizeof(double) * (size_t)N);
-  double* rhs = malloc(sizeof(double) * (size_t)N);
-  double* Ax = malloc(sizeof(double) * (size_t)m->pattern->nnz);
-  double* psi = calloc(3 * (size_t)m->nnode, sizeof(double));
-  rdAsmCoef c = {.cM = 1, .cC = 1e-3, .cK = 1e-6, .psi = psi};
-  // a solver of our own on the model's pattern (the data's belongs to the stepper), factored
-  // once, so that the timed calls are what a step does: refactorizations
-  rdLinSol* ls = NULL;
-  rd_linsolCreate(m->ctx, m->opt.linear_solver, N, m->pattern->Ap, m->pattern->Ai, &ls);
-  rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, res, NULL, Ax);
-  rd_linsolFactor(ls, Ax);
-  enum { K = 15 };
-  double ta[K], tf[K], ts[K];
-  int reps = N < 2000 ? 20 : 1;  // calls per sample for the small systems
-  for (int k = 0; k < K; k++) {
-    double t0 = now();
-    for (int i = 0; i < reps; i++) {
-      rd_assemble(m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, res, NULL, Ax);
-    }
-    double t1 = now();
-    for (int i = 0; i < reps; i++) {
-      rd_linsolFactor(ls, Ax);
-    }
-    double t2 = now();
-    for (int i = 0; i < reps; i++) {
-      memcpy(rhs, res, sizeof(double) * (size_t)N);
-      rd_linsolSolve(ls, rhs);
-    }
-    double t3 = now();
-    ta[k] = 1e6 * (t1 - t0) / reps;
-    tf[k] = 1e6 * (t2 - t1) / reps;
-    ts[k] = 1e6 * (t3 - t2) / reps;
-  }
-  r->t_asm = median(ta, K);
-  r->t_fac = median(tf, K);
-  r->t_sol = median(ts, K);
-  rd_linsolDestroy(&ls);
-  free(res);
-  free(rhs);
-  free(Ax);
-  free(psi);
+  benchPhases ph;
+  bench_phases(m, d, 15, &ph);
+  r->t_asm = ph.assemble;
+  r->t_fac = ph.factor;
+  r->t_sol = ph.solve;
 }
 
 
@@ -243,12 +184,12 @@ static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend
       return r;
     }
     rd_destroySpec(&s);
-    double t0 = now();
+    double t0 = bench_now();
     int st = RD_OK;
     for (int i = 0; i < nstep && st == RD_OK; i++) {
       st = rd_step(m, d, 0);
     }
-    t[k] = now() - t0;
+    t[k] = bench_now() - t0;
     if (st != RD_OK) {
       printf("# step failed: %s\n", rd_lastError(ctx));
       rd_destroyData(&d);
@@ -269,7 +210,7 @@ static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend
     rd_destroyData(&d);
     rd_destroyModel(&m);
   }
-  r.us_step = 1e6 * median(t, repeat) / nstep;
+  r.us_step = 1e6 * bench_median(t, repeat) / nstep;
   r.ok = 1;
   free(t);
   return r;

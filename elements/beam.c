@@ -22,9 +22,11 @@
 #include "rodrigues/liegroup.h"
 #include "vec3.h"
 
-// section input columns
-enum { CP = 0, CP1 = 4, CPD = 8, CPD1 = 12, CPDD = 16, CX1 = 20, CXD = 23, CXDD = 26, CXD1 = 29,
-       NS = 32 };
+// section input columns, ordered so that the elastic quantities (strains, their rates, the
+// sectional forces) depend only on the columns [F0, F1) and the inertial ones (velocities,
+// accelerations, momenta) only on [I0, I1): the Jacobian products run over those ranges
+enum { CX1 = 0, CP1 = 3, CPD1 = 7, CXD1 = 11, CP = 14, CPD = 18, CXD = 22, CPDD = 25, CXDD = 29,
+       NS = 32, F0 = 0, F1 = 22, I0 = 14, I1 = 32 };
 // density rows: a_x, a_x', a_p, a_p'
 enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
 
@@ -50,6 +52,21 @@ struct rdBeam_ {
   double* work;  // own workspace of rd_beamEval (rd_beamWorkSize doubles, layout in wk)
 };
 
+// Jacobian accumulator of one node pair (i, j), summed over the quadrature points before the
+// nodal maps are applied: 7 rows (3 force rows phi_i a_x + phi_i' a_x', 4 quaternion rows
+// phi_i a_p + phi_i' a_p') by 21 columns grouped by the nodal map that acts on them afterwards:
+//   MX  phi_j  d/d xdd                 -> M translation
+//   G3  phi_j  d/d pdd                 -> K (Fa_j), C (dqdd/dW_j), M (E_j)
+//   CX  phi_j  d/d xd  + phi_j' d/d xd'  -> C translation
+//   G1  phi_j  d/d p   + phi_j' d/d p'   -> K (E_j)
+//   G2  phi_j  d/d pd  + phi_j' d/d pd'  -> K (Fw_j), C (E_j)
+//   KX  phi_j' d/d x'                  -> K translation
+// Columns 0 .. 17 receive the phi_j terms, 7 .. 20 the phi_j' terms; they are kept apart
+// during the accumulation (7 x 18 then 7 x 14, contiguous: the loops vectorize) and added by
+// pair_acc().
+enum { MX = 0, G3 = 3, CX = 7, G1 = 10, G2 = 14, KX = 18, NG = 21, NPHI = 18, NDPHI = 14,
+       NACC = 7 * (NPHI + NDPHI) };
+
 // workspace of one evaluation, carved from rd_beamWorkSize doubles
 typedef struct {
   double* xq;    // nq x 3 positions of the last evaluation
@@ -57,14 +74,14 @@ typedef struct {
   double* qn;    // n x 4 sign-aligned quaternions
   double* nod;   // n x 4 x 3 x 4: E, Fw, Fa, dqdd/dW
   double* g;     // n x 4 generalized quaternion forces
-  double* col;   // n x 3 x NA x 6: K, C, M columns at one quadrature point
+  double* acc;   // n x n x NACC Jacobian accumulators (node pair i, j at (i n + j) NACC)
   double* loc;   // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
 } wk;
 
 
 // doubles of workspace for an element of n nodes and nq quadrature points
 static size_t work_doubles(int n, int nq) {
-  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4 + 19) + (size_t)n * 3 * NA * 6;
+  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4 + 19) + (size_t)n * (size_t)n * NACC;
 }
 
 
@@ -75,13 +92,21 @@ static wk carve(const rdBeam* b, double* mem) {
   w.qn = w.Fq + 6 * b->nq;
   w.nod = w.qn + 4 * b->n;
   w.g = w.nod + 48 * b->n;
-  w.col = w.g + 4 * b->n;
-  w.loc = w.col + (size_t)b->n * 3 * NA * 6;
+  w.acc = w.g + 4 * b->n;
+  w.loc = w.acc + (size_t)b->n * (size_t)b->n * NACC;
   return w;
 }
 
 // ---------------------------------------------------------------------------------------------
 // small dense kernels (row-major, explicit leading dimensions)
+
+// unroll the hot loop that follows (GCC, Clang): -O2 does not unroll, and the loop control
+// costs as much as the arithmetic in these short loops (25 % of a step of the NREL deck)
+#if defined(__GNUC__)
+#define RD_UNROLL _Pragma("GCC unroll 4")
+#else
+#define RD_UNROLL
+#endif
 
 // C (m x nc, ldc) += s A (m x k, lda) B (k x nc, ldb)
 static void mm(double* C, int ldc, const double* A, int lda, const double* B, int ldb, int m,
@@ -118,6 +143,44 @@ static void mtm(double* C, int ldc, const double* A, int lda, const double* B, i
     }
   }
 }
+
+// C (m x NS) += s A (m x k, lda) B (k x NS), and C += s A^T B with A k x m, on the
+// section-input columns [lo, hi) only. Constant ranges and no aliasing between C and B, so
+// that the compiler vectorizes the column loops.
+#define MM_RANGE(name, lo, hi)                                                               \
+  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
+                   int m, int k, double s) {                                                 \
+    for (int i = 0; i < m; i++) {                                                            \
+      double* c = C + i * NS;                                                                \
+      for (int l = 0; l < k; l++) {                                                          \
+        double a = s * A[i * lda + l];                                                       \
+        const double* b = B + l * NS;                                                        \
+        RD_UNROLL                                                                            \
+        for (int j = lo; j < hi; j++) {                                                      \
+          c[j] += a * b[j];                                                                  \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
+  }
+#define MTM_RANGE(name, lo, hi)                                                              \
+  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
+                   int m, int k, double s) {                                                 \
+    for (int l = 0; l < k; l++) {                                                            \
+      const double* b = B + l * NS;                                                          \
+      for (int i = 0; i < m; i++) {                                                          \
+        double a = s * A[l * lda + i];                                                       \
+        double* c = C + i * NS;                                                              \
+        RD_UNROLL                                                                            \
+        for (int j = lo; j < hi; j++) {                                                      \
+          c[j] += a * b[j];                                                                  \
+        }                                                                                    \
+      }                                                                                      \
+    }                                                                                        \
+  }
+MM_RANGE(mmF, F0, F1)
+MM_RANGE(mmI, I0, I1)
+MTM_RANGE(mtmF, F0, F1)
+MTM_RANGE(mtmA, 0, NS)
 
 // J (ld) block at (r0, c0) += s A (m x k)
 static void put(double* J, int ld, int r0, int c0, const double* A, int m, int k, double s) {
@@ -437,9 +500,9 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   put(Jw, NS, 0, CPD, f.Lam, 3, 4, 1);
   // ud = R^T xdd - w x u
   sk(S, w);
-  mm(Jud, NS, S, 3, Ju, NS, 3, 3, NS, -1);
+  mmI(Jud, S, 3, Ju, 3, 3, -1);
   sk(S, u);
-  mm(Jud, NS, S, 3, Jw, NS, 3, 3, NS, 1);
+  mmI(Jud, S, 3, Jw, 3, 3, 1);
   // wd = Lam pdd + D_Lam(pd) pd
   dLam(D, &f, s->pdd);
   put(Jwd, NS, 0, CP, D, 3, 4, 1);
@@ -451,9 +514,9 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   put(Jwd, NS, 0, CPD, Dpd, 3, 4, 1);
   // Gd = R^T xd1 + G x w
   sk(S, w);
-  mm(JGd, NS, S, 3, JG, NS, 3, 3, NS, -1);
+  mmF(JGd, S, 3, JG, 3, 3, -1);
   sk(S, G);
-  mm(JGd, NS, S, 3, Jw, NS, 3, 3, NS, 1);
+  mmF(JGd, S, 3, Jw, 3, 3, 1);
   // kd = Lam pd1 + D_Lam(p1) pd
   dLam(D, &f, s->pd1);
   put(Jkd, NS, 0, CP, D, 3, 4, 1);
@@ -468,8 +531,8 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   memcpy(Je + 3 * NS, Jk, sizeof(Jk));
   memcpy(Jed, JGd, sizeof(JGd));
   memcpy(Jed + 3 * NS, Jkd, sizeof(Jkd));
-  mm(JF, NS, sp->K, 6, Je, NS, 6, 6, NS, 1);
-  mm(JF, NS, sp->D, 6, Jed, NS, 6, 6, NS, 1);
+  mmF(JF, sp->K, 6, Je, 6, 6, 1);
+  mmF(JF, sp->D, 6, Jed, 6, 6, 1);
   const double* JN = JF;
   const double* JM = JF + 3 * NS;
   // P, Pd
@@ -477,29 +540,29 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   memcpy(JV + 3 * NS, Jw, sizeof(Jw));
   memcpy(JA, Jud, sizeof(Jud));
   memcpy(JA + 3 * NS, Jwd, sizeof(Jwd));
-  mm(JP, NS, sp->M, 6, JV, NS, 6, 6, NS, 1);
-  mm(JPd, NS, sp->M, 6, JA, NS, 6, 6, NS, 1);
+  mmI(JP, sp->M, 6, JV, 6, 6, 1);
+  mmI(JPd, sp->M, 6, JA, 6, 6, 1);
   // ht = Pd_t + w x P_t (- f_follow)
   memcpy(Jht, JPd, sizeof(Jht));
   sk(S, P);
-  mm(Jht, NS, S, 3, Jw, NS, 3, 3, NS, -1);
+  mmI(Jht, S, 3, Jw, 3, 3, -1);
   sk(S, w);
-  mm(Jht, NS, S, 3, JP, NS, 3, 3, NS, 1);
+  mmI(Jht, S, 3, JP, 3, 3, 1);
   // mi = Pd_r + w x P_r + u x P_t
   memcpy(Jmi, JPd + 3 * NS, sizeof(Jmi));
   sk(S, P + 3);
-  mm(Jmi, NS, S, 3, Jw, NS, 3, 3, NS, -1);
+  mmI(Jmi, S, 3, Jw, 3, 3, -1);
   sk(S, w);
-  mm(Jmi, NS, S, 3, JP + 3 * NS, NS, 3, 3, NS, 1);
+  mmI(Jmi, S, 3, JP + 3 * NS, 3, 3, 1);
   sk(S, P);
-  mm(Jmi, NS, S, 3, Ju, NS, 3, 3, NS, -1);
+  mmI(Jmi, S, 3, Ju, 3, 3, -1);
   sk(S, u);
-  mm(Jmi, NS, S, 3, JP, NS, 3, 3, NS, 1);
+  mmI(Jmi, S, 3, JP, 3, 3, 1);
   // c1 = N x G + mi - me
   sk(S, G);
-  mm(Jc1, NS, S, 3, JN, NS, 3, 3, NS, -1);
+  mmF(Jc1, S, 3, JN, 3, 3, -1);
   sk(S, N);
-  mm(Jc1, NS, S, 3, JG, NS, 3, 3, NS, 1);
+  mmF(Jc1, S, 3, JG, 3, 3, 1);
   for (int k = 0; k < 3 * NS; k++) {
     Jc1[k] += Jmi[k];
   }
@@ -520,7 +583,7 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   // ----- densities
   memset(Ja, 0, sizeof(double) * NA * NS);
   // a_x = R ht - ...: R dht - R skew(ht) Lam dp
-  mm(Ja + AX * NS, NS, R, 3, Jht, NS, 3, 3, NS, 1);
+  mmI(Ja + AX * NS, R, 3, Jht, 3, 3, 1);
   double RS[9];
   sk(S, ht);
   m3_mul(RS, R, S);
@@ -528,7 +591,7 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
   put(Ja, NS, AX, CP, SL, 3, 4, -1);
   // a_x1 = R N
-  mm(Ja + AX1 * NS, NS, R, 3, JN, NS, 3, 3, NS, 1);
+  mmF(Ja + AX1 * NS, R, 3, JN, 3, 3, 1);
   sk(S, N);
   m3_mul(RS, R, S);
   memset(SL, 0, sizeof(SL));
@@ -537,16 +600,16 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   // a_p = Lam^T c1 + D_Lam(p1)^T M
   p3(X, &f, c1);
   put(Ja, NS, AP, CP, X, 4, 4, 1);
-  mtm(Ja + AP * NS, NS, f.Lam, 4, Jc1, NS, 4, 3, NS, 1);
+  mtmA(Ja + AP * NS, f.Lam, 4, Jc1, 4, 3, 1);
   p4(X, &f, s->p1, Mm);
   put(Ja, NS, AP, CP, X, 4, 4, 1);
   dBT(X, &f, Mm);
   put(Ja, NS, AP, CP1, X, 4, 4, 1);
-  mtm(Ja + AP * NS, NS, Dp1, 4, JM, NS, 4, 3, NS, 1);
+  mtmF(Ja + AP * NS, Dp1, 4, JM, 4, 3, 1);
   // a_p1 = Lam^T M
   p3(X, &f, Mm);
   put(Ja, NS, AP1, CP, X, 4, 4, 1);
-  mtm(Ja + AP1 * NS, NS, f.Lam, 4, JM, NS, 4, 3, NS, 1);
+  mtmF(Ja + AP1 * NS, f.Lam, 4, JM, 4, 3, 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -847,26 +910,38 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
 }
 
 
-// the element at the states q, v, vd read at nodes node[k] (the model's, or the local
-// displacement-field arrays); sections and reference strains as stored in b
-static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, const double* v,
-                     const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
-                     double* K) {
-  int n = b->n, nd = 6 * n;
-  int jac = M || C || K;
+// Ja columns (section inputs) and rows (densities) behind the accumulator layout
+static const int PHICOL[NPHI] = {CXDD, CXDD + 1, CXDD + 2, CPDD, CPDD + 1, CPDD + 2, CPDD + 3,
+                                 CXD,  CXD + 1,  CXD + 2,  CP,   CP + 1,   CP + 2,   CP + 3,
+                                 CPD,  CPD + 1,  CPD + 2,  CPD + 3};
+static const int DPHICOL[NDPHI] = {CXD1, CXD1 + 1, CXD1 + 2, CP1, CP1 + 1, CP1 + 2, CP1 + 3,
+                                   CPD1, CPD1 + 1, CPD1 + 2, CPD1 + 3, CX1, CX1 + 1, CX1 + 2};
+static const int AROW[7] = {AX, AX + 1, AX + 2, AP, AP + 1, AP + 2, AP + 3};
+static const int A1ROW[7] = {AX1, AX1 + 1, AX1 + 2, AP1, AP1 + 1, AP1 + 2, AP1 + 3};
+
+// One evaluation into the workspace at the states q, v, vd read at nodes node[k] (the model's,
+// or the local displacement-field arrays; sections and reference strains as stored in b):
+// sign-aligned quaternions and nodal maps, the residual r (6n), the quadrature-point outputs
+// and, if jac, the accumulators of every node pair.
+// RD_ERR_NUMERIC (not raised) if the rotation field degenerates: *bad = quadrature point,
+// *bn2 = |p|^2 there.
+static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, const double* v,
+                const double* vd, const rdBeamLoads* ld, double* r, int jac, int* bad,
+                double* bn2) {
+  int n = b->n;
   const double* qin[RD_BEAM_MAXNODE] = {0};
   for (int k = 0; k < n; k++) {
     qin[k] = q + 7 * node[k] + 3;
   }
-  align(n, qin, w.qn);
+  align(n, qin, w->qn);
   // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
   double qd[4 * RD_BEAM_MAXNODE], qdd[4 * RD_BEAM_MAXNODE];
   for (int k = 0; k < n; k++) {
-    const double* qk = w.qn + 4 * k;
+    const double* qk = w->qn + 4 * k;
     const double* W = v + 6 * node[k] + 3;
     const double* Wd = vd + 6 * node[k] + 3;
     double Q[16], Y[12];
-    double* E = w.nod + 48 * k;
+    double* E = w->nod + 48 * k;
     double* Fw = E + 12;
     double* Fa = E + 24;
     double* dW = E + 36;
@@ -896,17 +971,10 @@ static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, co
       }
     }
   }
-  memset(r, 0, sizeof(double) * (size_t)nd);
-  memset(w.g, 0, sizeof(double) * 4 * (size_t)n);
-  size_t nn = sizeof(double) * (size_t)nd * (size_t)nd;
-  if (M) {
-    memset(M, 0, nn);
-  }
-  if (C) {
-    memset(C, 0, nn);
-  }
-  if (K) {
-    memset(K, 0, nn);
+  memset(r, 0, sizeof(double) * 6 * (size_t)n);
+  memset(w->g, 0, sizeof(double) * 4 * (size_t)n);
+  if (jac) {
+    memset(w->acc, 0, sizeof(double) * (size_t)n * (size_t)n * NACC);
   }
   double a[NA], Ja[NA * NS];
   for (int g = 0; g < b->nq; g++) {
@@ -914,13 +982,13 @@ static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, co
     const double* dphi = b->dphi + g * n;
     secIn s;
     memset(&s, 0, sizeof(s));
-    double* xg = w.xq + 3 * g;
+    double* xg = w->xq + 3 * g;
     memset(xg, 0, 3 * sizeof(double));
     for (int k = 0; k < n; k++) {
       const double* x = q + 7 * node[k];
       const double* xd = v + 6 * node[k];
       const double* xdd = vd + 6 * node[k];
-      const double* qk = w.qn + 4 * k;
+      const double* qk = w->qn + 4 * k;
       for (int j = 0; j < 4; j++) {
         s.p[j] += phi[k] * qk[j];
         s.p1[j] += dphi[k] * qk[j];
@@ -939,15 +1007,14 @@ static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, co
       n2 += s.p[j] * s.p[j];
     }
     if (!(n2 > 1e-6)) {
-      return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
-                      "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d); "
-                      "neighbouring nodes rotated by about pi relative to each other",
-                      n2, g);
+      *bad = g;
+      *bn2 = n2;
+      return RD_ERR_NUMERIC;
     }
     secProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g, b->k0 + 3 * g};
     const rdBeamLoads* lg = ld;
     rdBeamLoads lr;
-    double* Fg = w.Fq + 6 * g;
+    double* Fg = w->Fq + 6 * g;
     if (b->field == RD_BEAM_FIELD_DISPLACEMENT && ld) {
       // follower loads: from the section frame to the reference frame of the field
       lr = *ld;
@@ -969,94 +1036,257 @@ static int eval_core(const rdBeam* b, wk w, const int* node, const double* q, co
         r[6 * k + i] += cp * a[AX + i] + cd * a[AX1 + i];
       }
       for (int i = 0; i < 4; i++) {
-        w.g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
+        w->g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
       }
     }
     if (!jac) {
       continue;
     }
-    // columns d a / d(DOF_j) for K, C, M (NA x 6 each)
+    // Ja regrouped: rows a (phi_i) and a' (phi_i') by the phi_j and phi_j' columns
+    double Pa[7 * NPHI], Pa1[7 * NPHI], Qa[7 * NDPHI], Qa1[7 * NDPHI];
+    for (int rr = 0; rr < 7; rr++) {
+      const double* ra = Ja + AROW[rr] * NS;
+      const double* ra1 = Ja + A1ROW[rr] * NS;
+      for (int c = 0; c < NPHI; c++) {
+        Pa[rr * NPHI + c] = ra[PHICOL[c]];
+        Pa1[rr * NPHI + c] = ra1[PHICOL[c]];
+      }
+      for (int c = 0; c < NDPHI; c++) {
+        Qa[rr * NDPHI + c] = ra[DPHICOL[c]];
+        Qa1[rr * NDPHI + c] = ra1[DPHICOL[c]];
+      }
+    }
+    // the node pairs: acc_ij += phi_j A_i + phi_j' B_i, A_i and B_i the rows of node i
+    for (int i = 0; i < n; i++) {
+      double cp = jw * phi[i], cd = jw * dphi[i];
+      double A[7 * NPHI], B[7 * NDPHI];
+      RD_UNROLL
+      for (int k = 0; k < 7 * NPHI; k++) {
+        A[k] = cp * Pa[k] + cd * Pa1[k];
+      }
+      RD_UNROLL
+      for (int k = 0; k < 7 * NDPHI; k++) {
+        B[k] = cp * Qa[k] + cd * Qa1[k];
+      }
+      double* acc = w->acc + (size_t)i * (size_t)n * NACC;
+      for (int j = 0; j < n; j++, acc += NACC) {
+        double pj = phi[j], dj = dphi[j];
+        RD_UNROLL
+        for (int k = 0; k < 7 * NPHI; k++) {
+          acc[k] += pj * A[k];
+        }
+        RD_UNROLL
+        for (int k = 0; k < 7 * NDPHI; k++) {
+          acc[7 * NPHI + k] += dj * B[k];
+        }
+      }
+    }
+  }
+  // moment rows r_theta_k = E_k^T g_k
+  for (int k = 0; k < n; k++) {
+    mtm(r + 6 * k + 3, 1, w->nod + 48 * k, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
+  }
+  return RD_OK;
+}
+
+
+// the accumulator of node pair (i, j) in the 7 x NG layout
+static void pair_acc(const rdBeam* b, const wk* w, int i, int j, double out[7 * NG]) {
+  const double* acc = w->acc + ((size_t)i * (size_t)b->n + (size_t)j) * NACC;
+  const double* bq = acc + 7 * NPHI;
+  for (int rr = 0; rr < 7; rr++) {
+    double* o = out + rr * NG;
+    for (int c = 0; c < CX; c++) {
+      o[c] = acc[rr * NPHI + c];
+    }
+    for (int c = CX; c < NPHI; c++) {
+      o[c] = acc[rr * NPHI + c] + bq[rr * NDPHI + c - CX];
+    }
+    for (int c = NPHI; c < NG; c++) {
+      o[c] = bq[rr * NDPHI + c - CX];
+    }
+  }
+}
+
+
+// the derivative of the outer factor E_k^T of the moment rows: 1/4 (skew(h_v) - h_w I),
+// h = conj(q_k) (x) g_k (3x3, added to K at node k's rotation-rotation block)
+static void outer_stiffness(const wk* w, int k, double D[9]) {
+  const double* qk = w->qn + 4 * k;
+  const double* gk = w->g + 4 * k;
+  double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
+  rdu_quatMul(h, qc, gk);
+  sk(D, h + 1);
+  for (int i = 0; i < 9; i++) {
+    D[i] = 0.25 * (D[i] - (i % 4 == 0 ? h[0] : 0));
+  }
+}
+
+
+// out (7x6) = [acc[:, xc .. xc+2] | sum_m acc[:, gm .. gm+3] W_m] for nm maps W_m (4x3)
+static void pair_cols(double out[42], const double* acc, int xc, int nm, const int* gc,
+                      const double* const* W) {
+  for (int rr = 0; rr < 7; rr++) {
+    const double* ar = acc + rr * NG;
+    double* o = out + 6 * rr;
+    o[0] = ar[xc];
+    o[1] = ar[xc + 1];
+    o[2] = ar[xc + 2];
+    o[3] = o[4] = o[5] = 0;
+    for (int m = 0; m < nm; m++) {
+      const double* a4 = ar + gc[m];
+      const double* Wm = W[m];
+      for (int c = 0; c < 3; c++) {
+        o[3 + c] += a4[0] * Wm[c] + a4[1] * Wm[3 + c] + a4[2] * Wm[6 + c] + a4[3] * Wm[9 + c];
+      }
+    }
+  }
+}
+
+
+// blk (6x6 in a matrix of leading dimension ld) += [rows 0..2 of B; E_i^T rows 3..6 of B]
+static void pair_rows(double* blk, size_t ld, const double* Ei, const double B[42], double s) {
+  for (int rr = 0; rr < 3; rr++) {
+    for (int c = 0; c < 6; c++) {
+      blk[rr * ld + c] += s * B[6 * rr + c];
+    }
+  }
+  for (int rr = 0; rr < 3; rr++) {
+    for (int c = 0; c < 6; c++) {
+      double t = 0;
+      for (int l = 0; l < 4; l++) {
+        t += Ei[3 * l + rr] * B[6 * (3 + l) + c];
+      }
+      blk[(3 + rr) * ld + c] += s * t;
+    }
+  }
+}
+
+
+// M, C, K (each may be NULL) from the accumulators
+static void finish_split(const rdBeam* b, const wk* w, double* M, double* C, double* K) {
+  int n = b->n;
+  size_t nd = 6 * (size_t)n, nn = nd * nd * sizeof(double);
+  double* mats[3] = {K, C, M};
+  for (int m = 0; m < 3; m++) {
+    if (mats[m]) {
+      memset(mats[m], 0, nn);
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    const double* Ei = w->nod + 48 * i;
     for (int j = 0; j < n; j++) {
-      double* cK = w.col + (size_t)j * 3 * NA * 6;
-      double* cC = cK + NA * 6;
-      double* cM = cC + NA * 6;
-      memset(cK, 0, 3 * NA * 6 * sizeof(double));
-      const double* E = w.nod + 48 * j;
+      double acc[7 * NG];
+      pair_acc(b, w, i, j, acc);
+      const double* E = w->nod + 48 * j;
       const double* Fw = E + 12;
       const double* Fa = E + 24;
       const double* dW = E + 36;
-      double pj = phi[j], dj = dphi[j];
-      for (int i = 0; i < NA; i++) {
-        const double* Jr = Ja + i * NS;
-        for (int c = 0; c < 3; c++) {
-          cK[6 * i + c] = dj * Jr[CX1 + c];
-          cC[6 * i + c] = pj * Jr[CXD + c] + dj * Jr[CXD1 + c];
-          cM[6 * i + c] = pj * Jr[CXDD + c];
+      size_t off = 6 * (size_t)i * nd + 6 * (size_t)j;
+      double B[42];
+      if (K) {
+        const int gc[3] = {G1, G2, G3};
+        const double* W[3] = {E, Fw, Fa};
+        pair_cols(B, acc, KX, 3, gc, W);
+        pair_rows(K + off, nd, Ei, B, 1);
+      }
+      if (C) {
+        const int gc[2] = {G2, G3};
+        const double* W[2] = {E, dW};
+        pair_cols(B, acc, CX, 2, gc, W);
+        pair_rows(C + off, nd, Ei, B, 1);
+      }
+      if (M) {
+        const int gc[1] = {G3};
+        const double* W[1] = {E};
+        pair_cols(B, acc, MX, 1, gc, W);
+        pair_rows(M + off, nd, Ei, B, 1);
+      }
+    }
+  }
+  for (int k = 0; K && k < n; k++) {
+    double D[9];
+    outer_stiffness(w, k, D);
+    double* blk = K + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        blk[i * nd + j] += D[3 * i + j];
+      }
+    }
+  }
+}
+
+
+// S = cM M + cC C + cK K diag(I, T_k) from the accumulators: the rotation columns of node j
+// take acc G1 (cK E_j T_j) + G2 (cK Fw_j T_j + cC E_j) + G3 (cK Fa_j T_j + cC dW_j + cM E_j)
+static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double* S) {
+  int n = b->n;
+  size_t nd = 6 * (size_t)n;
+  memset(S, 0, nd * nd * sizeof(double));
+  static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  double W[RD_BEAM_MAXNODE][3][12];
+  for (int j = 0; j < n; j++) {
+    const double* E = w->nod + 48 * j;
+    const double* T = c->T ? c->T + 9 * j : I3;
+    const double* src[3][3] = {{E, NULL, NULL}, {E + 12, E, NULL}, {E + 24, E + 36, E}};
+    double co[3] = {c->cK, c->cC, c->cM};
+    for (int m = 0; m < 3; m++) {
+      memset(W[j][m], 0, sizeof(W[j][m]));
+      for (int t = 0; t < 3; t++) {
+        if (!src[m][t] || co[t] == 0) {
+          continue;
+        }
+        // the K terms are right-multiplied by T
+        double ET[12];
+        if (t == 0) {
+          memset(ET, 0, sizeof(ET));
+          mm(ET, 3, src[m][t], 3, T, 3, 4, 3, 3, 1);
+        } else {
+          memcpy(ET, src[m][t], sizeof(ET));
+        }
+        for (int k = 0; k < 12; k++) {
+          W[j][m][k] += co[t] * ET[k];
         }
       }
-      // rotation columns
-      mm(cK + 3, 6, Ja + CP, NS, E, 3, NA, 4, 3, pj);
-      mm(cK + 3, 6, Ja + CP1, NS, E, 3, NA, 4, 3, dj);
-      mm(cK + 3, 6, Ja + CPD, NS, Fw, 3, NA, 4, 3, pj);
-      mm(cK + 3, 6, Ja + CPD1, NS, Fw, 3, NA, 4, 3, dj);
-      mm(cK + 3, 6, Ja + CPDD, NS, Fa, 3, NA, 4, 3, pj);
-      mm(cC + 3, 6, Ja + CPD, NS, E, 3, NA, 4, 3, pj);
-      mm(cC + 3, 6, Ja + CPD1, NS, E, 3, NA, 4, 3, dj);
-      mm(cC + 3, 6, Ja + CPDD, NS, dW, 3, NA, 4, 3, pj);
-      mm(cM + 3, 6, Ja + CPDD, NS, E, 3, NA, 4, 3, pj);
     }
-    // blocks (i, j): x rows phi_i a_x + phi_i' a_x'; rotation rows E_i^T (phi_i a_p + phi_i' a_p')
-    double* mats[3] = {K, C, M};
-    for (int i = 0; i < n; i++) {
-      double cp = jw * phi[i], cd = jw * dphi[i];
-      const double* Ei = w.nod + 48 * i;
-      for (int j = 0; j < n; j++) {
-        const double* cK = w.col + (size_t)j * 3 * NA * 6;
+  }
+  for (int i = 0; i < n; i++) {
+    const double* Ei = w->nod + 48 * i;
+    for (int j = 0; j < n; j++) {
+      double acc[7 * NG];
+      pair_acc(b, w, i, j, acc);
+      double B[42];
+      for (int rr = 0; rr < 7; rr++) {
+        const double* ar = acc + rr * NG;
+        double* o = B + 6 * rr;
+        for (int k = 0; k < 3; k++) {
+          o[k] = (c->cK != 0 ? c->cK * ar[KX + k] : 0) + (c->cC != 0 ? c->cC * ar[CX + k] : 0) +
+                 (c->cM != 0 ? c->cM * ar[MX + k] : 0);
+        }
+        o[3] = o[4] = o[5] = 0;
+        const int gc[3] = {G1, G2, G3};
         for (int m = 0; m < 3; m++) {
-          double* A = mats[m];
-          if (!A) {
-            continue;
+          const double* a4 = ar + gc[m];
+          const double* Wm = W[j][m];
+          for (int k = 0; k < 3; k++) {
+            o[3 + k] += a4[0] * Wm[k] + a4[1] * Wm[3 + k] + a4[2] * Wm[6 + k] + a4[3] * Wm[9 + k];
           }
-          const double* cl = cK + m * NA * 6;
-          double* blk = A + (size_t)(6 * i) * (size_t)nd + 6 * j;
-          for (int rr = 0; rr < 3; rr++) {
-            for (int c = 0; c < 6; c++) {
-              blk[rr * nd + c] += cp * cl[6 * (AX + rr) + c] + cd * cl[6 * (AX1 + rr) + c];
-            }
-          }
-          double H[24];
-          for (int rr = 0; rr < 4; rr++) {
-            for (int c = 0; c < 6; c++) {
-              H[6 * rr + c] = cp * cl[6 * (AP + rr) + c] + cd * cl[6 * (AP1 + rr) + c];
-            }
-          }
-          mtm(blk + 3 * nd, nd, Ei, 3, H, 6, 3, 4, 6, 1);
         }
+      }
+      pair_rows(S + 6 * (size_t)i * nd + 6 * (size_t)j, nd, Ei, B, 1);
+    }
+  }
+  for (int k = 0; c->cK != 0 && k < n; k++) {
+    double D[9], DT[9] = {0};
+    outer_stiffness(w, k, D);
+    mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
+    double* blk = S + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
+    for (int i = 0; i < 3; i++) {
+      for (int j = 0; j < 3; j++) {
+        blk[i * nd + j] += DT[3 * i + j];
       }
     }
   }
-  // moment rows r_theta_k = E_k^T g_k; K gets the derivative of E_k: 1/4 (skew(h_v) - h_w I),
-  // h = conj(q_k) (x) g_k
-  for (int k = 0; k < n; k++) {
-    const double* E = w.nod + 48 * k;
-    const double* gk = w.g + 4 * k;
-    double* rt = r + 6 * k + 3;
-    mtm(rt, 1, E, 3, gk, 1, 3, 4, 1, 1);
-    if (K) {
-      const double* qk = w.qn + 4 * k;
-      double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
-      rdu_quatMul(h, qc, gk);
-      double S[9];
-      sk(S, h + 1);
-      double* blk = K + (size_t)(6 * k + 3) * (size_t)nd + 6 * k + 3;
-      for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-          blk[i * nd + j] += 0.25 * (S[3 * i + j] - (i == j ? h[0] : 0));
-        }
-      }
-    }
-  }
-  return RD_OK;
 }
 
 
@@ -1106,32 +1336,80 @@ static void from_displacement(const rdBeam* b, double* A) {
 }
 
 
-int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
-                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
-                    double* K) {
-  wk w = carve(b, work);
+// evaluate at the model state: directly (total field) or through the displacement-field
+// states in w->loc, whose moment rows are then turned back to the nodes' body frames
+static int eval_model(const rdBeam* b, const wk* w, const double* q, const double* v,
+                      const double* vd, const rdBeamLoads* ld, double* r, int jac, int* bad,
+                      double* bn2) {
   if (b->field == RD_BEAM_FIELD_TOTAL) {
-    return eval_core(b, w, b->node, q, v, vd, ld, r, M, C, K);
+    return eval(b, w, b->node, q, v, vd, ld, r, jac, bad, bn2);
   }
-  double* ql = w.loc;
+  double* ql = w->loc;
   double* vl = ql + 7 * b->n;
   double* vdl = vl + 6 * b->n;
   to_displacement(b, q, v, vd, ql, vl, vdl);
-  int st = eval_core(b, w, b->ident, ql, vl, vdl, ld, r, M, C, K);
-  if (st) {
-    return st;
-  }
-  for (int k = 0; k < b->n; k++) {
+  int st = eval(b, w, b->ident, ql, vl, vdl, ld, r, jac, bad, bn2);
+  for (int k = 0; st == RD_OK && k < b->n; k++) {
     double t[3];
     m3_tmulv(t, b->R0n + 9 * k, r + 6 * k + 3);
     v3_copy(r + 6 * k + 3, t);
   }
+  return st;
+}
+
+
+int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                    double* K) {
+  wk w = carve(b, work);
+  int bad = 0;
+  double n2 = 0;
+  int st = eval_model(b, &w, q, v, vd, ld, r, M || C || K, &bad, &n2);
+  if (st != RD_OK) {
+    return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
+                    "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d); "
+                    "neighbouring nodes rotated by about pi relative to each other",
+                    n2, bad);
+  }
+  finish_split(b, &w, M, C, K);
   double* mats[3] = {M, C, K};
-  for (int m = 0; m < 3; m++) {
+  for (int m = 0; b->field == RD_BEAM_FIELD_DISPLACEMENT && m < 3; m++) {
     if (mats[m]) {
       from_displacement(b, mats[m]);
     }
   }
+  return RD_OK;
+}
+
+
+int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double* v,
+                   const double* vd, const rdBeamLoads* ld, const rdBeamSum* c, double* r,
+                   double* S) {
+  wk w = carve(b, work);
+  int bad = 0;
+  double n2 = 0;
+  int jac = c && S;
+  int st = eval_model(b, &w, q, v, vd, ld, r, jac, &bad, &n2);
+  if (st != RD_OK || !jac) {
+    return st;
+  }
+  if (b->field == RD_BEAM_FIELD_TOTAL) {
+    finish_sum(b, &w, c, S);
+    return RD_OK;
+  }
+  // displacement field: S = T^T [cM M + cC C + cK K diag(I, R0_k T_k R0_k^T)] T with the
+  // local matrices, T = blockdiag(I, R0_k) (from_displacement)
+  double Tl[9 * RD_BEAM_MAXNODE];
+  rdBeamSum cl = *c;
+  for (int k = 0; c->T && k < b->n; k++) {
+    const double* R0 = b->R0n + 9 * k;
+    double RT[9];
+    m3_mul(RT, R0, c->T + 9 * k);
+    m3_mult(Tl + 9 * k, RT, R0);
+    cl.T = Tl;
+  }
+  finish_sum(b, &w, &cl, S);
+  from_displacement(b, S);
   return RD_OK;
 }
 

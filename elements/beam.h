@@ -121,6 +121,21 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
                     const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
                     double* K);
 
+// coefficients of the iteration matrix of one element, S = cM M + cC C + cK K diag(I, T_k)
+typedef struct rdBeamSum_ {
+  double cM, cC, cK;  // a zero coefficient leaves its matrix out
+  const double* T;    // n x 9: each node's tangent operator (row-major), right-multiplying the
+                      // rotation columns of K; NULL: identity
+} rdBeamSum;
+
+// rd_beamEvalWork for the assembly: r and, if c and S are not NULL, S (6n x 6n row-major,
+// overwritten) in one pass, without forming M, C and K. Does not raise: returns RD_OK or
+// RD_ERR_NUMERIC (degenerate rotation field) without touching the context, so that several
+// threads may evaluate elements at once; the caller reports (rd_beamEvalWork raises the message).
+int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double* v,
+                   const double* vd, const rdBeamLoads* ld, const rdBeamSum* c, double* r,
+                   double* S);
+
 // internal forces at quadrature point g of the last evaluation: position (global) and the
 // sectional forces [N; M] (section frame, elastic + damping); for outputs and tests
 // (of rd_beamEval: the element's own workspace, not that of rd_beamEvalWork)

@@ -110,8 +110,7 @@ static void apply_T6(const rdModel* m, const double* psi, double* A, int rows, i
 }
 
 
-// scatter the 6n x 6n matrix S (6 per node of nodes; point nodes use their first 3) into Ax
-static void scatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes) {
+void rd_asmScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes) {
   const rdPattern* P = m->pattern;
   size_t N = 6 * (size_t)n;
   for (int a = 0; a < n; a++) {
@@ -153,7 +152,7 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cM * M[k] + c->cC * C[k] + c->cK * K[k];
     }
-    scatter6(m, Ax, K, u->nnode, u->nodes);
+    rd_asmScatter6(m, Ax, K, u->nnode, u->nodes);
   }
   if (!Ax || (c->cK == 0 && c->cC == 0)) {
     return RD_OK;
@@ -173,68 +172,7 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cC * C[k] + c->cK * K[k];
     }
-    scatter6(m, Ax, K, cb->nnode, cb->nodes);
-  }
-  return RD_OK;
-}
-
-
-// beam elements: residual and matrices from the kernel, with the workspace in d->beamwork
-static int assemble_beams(const rdModel* m, rdData* d, double t, const double* q, const double* v,
-                          const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
-  for (int e = 0; e < m->nbeam; e++) {
-    const rdModelBeam* b = &m->beam[e];
-    const rdBeamDef* bd = &b->def;
-    int n = bd->nnode;
-    size_t N = 6 * (size_t)n, NN = N * N;
-    double* br = d->beamwork;
-    double* K = br + N;
-    double* C = K + NN;
-    double* M = C + NN;
-    double* work = M + NN;
-    rdBeamLoads ld;
-    memset(&ld, 0, sizeof(ld));
-    v3_copy(ld.gravity, m->gravity);
-    double f = 1;
-    int st = rd_timefnEval(m, bd->timefn, t, &f);
-    if (st != RD_OK) {
-      return st;
-    }
-    double fv[3], mv[3];
-    v3_scale(fv, bd->force, f);
-    v3_scale(mv, bd->moment, f);
-    if (bd->load_frame == RD_FRAME_BODY) {
-      v3_copy(ld.f_follow, fv);
-      v3_copy(ld.m_follow, mv);
-    } else {
-      v3_copy(ld.f_dead, fv);
-      v3_copy(ld.m_dead, mv);
-    }
-    int jk = Ax && c->cK != 0, jc = Ax && c->cC != 0, jm = Ax && c->cM != 0;
-    st = rd_beamEvalWork(b->kernel, work, q, v, vd, &ld, br, jm ? M : NULL, jc ? C : NULL,
-                         jk ? K : NULL);
-    if (st != RD_OK) {
-      char msg[RD_ERRLEN / 2];
-      snprintf(msg, sizeof(msg), "%s", rd_lastError(m->ctx));
-      return RD_ERROR(m->ctx, st < 0 ? RD_RECOVER_NEWTON : st, "%s%sbeam '%s': %s", b->origin,
-                      *b->origin ? ": " : "", bd->name, msg);
-    }
-    for (int a = 0; a < n; a++) {
-      double* ri = r + m->node_dof[bd->nodes[a]];
-      for (int k = 0; k < 6; k++) {
-        ri[k] += br[6 * a + k];
-      }
-    }
-    if (!Ax) {
-      continue;
-    }
-    if (jk) {
-      apply_T6(m, c->psi, K, (int)N, n, bd->nodes);
-    }
-    for (size_t k = 0; k < NN; k++) {
-      K[k] = (jm ? c->cM * M[k] : 0) + (jc ? c->cC * C[k] : 0) + (jk ? c->cK * K[k] : 0);
-    }
-    scatter6(m, Ax, K, n, bd->nodes);
+    rd_asmScatter6(m, Ax, K, cb->nnode, cb->nodes);
   }
   return RD_OK;
 }
@@ -457,7 +395,7 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
     }
     scatter(m, Ax, S, n, ev.nnode, ev.node, ev.off);
   }
-  st = assemble_beams(m, d, t, q, v, vd, c, r, Ax);
+  st = rd_assembleBeams(m, d, t, q, v, vd, c, r, Ax);
   if (st != RD_OK) {
     return st;
   }

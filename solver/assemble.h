@@ -36,6 +36,31 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
                   const double* vd, const double* lam, const rdAsmCoef* c, const rdAsmStab* x,
                   double* r, double* gamma, double* Ax);
 
+// scatter the 6n x 6n row-major matrix S (6 per node of nodes; point nodes use their first 3)
+// into the node-node blocks of Ax
+void rd_asmScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes);
+
+// beam elements (solver/assemble_beam.c): add their residual to r and, if Ax is not NULL,
+// their iteration matrix to Ax, colour group by colour group, each group on up to
+// min(d->nbeamslot, solver.threads) OpenMP threads; bitwise the same for any number of threads.
+// RD_OK or a status (a degenerate element: RD_RECOVER_NEWTON naming the beam).
+int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                     const double* vd, const rdAsmCoef* c, double* r, double* Ax);
+
+// at rd_compile: colour the beams (greedy, no two beams of one colour share a node) into
+// m->nbeamcolor groups, m->beam_order / m->beam_color. RD_OK or RD_ERR_NOMEM.
+int rd_beamColor(rdModel* m);
+
+// workspace slots (assembly threads) a data of this model needs: 1 without OpenMP or with fewer
+// than 2 beams, else solver.threads (0: omp_get_max_threads())
+int rd_beamSlots(const rdModel* m);
+
+// the beam scratch of workspace slot `slot` (one per thread) for an element of n nodes, carved
+// from d->beamwork (m->beam_work doubles per slot): residual r (6n), iteration matrix S
+// (6n x 6n), tangent operators T (n x 9), then the kernel's workspace
+void rd_beamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
+                    double** T, double** work);
+
 // name of unknown k (DOF or multiplier) for messages: "node 'x' rotation y" or
 // "joint 'j' equation 2"
 void rd_unknownName(const rdModel* m, int k, char* buf, int size);

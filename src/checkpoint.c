@@ -12,7 +12,7 @@
 #include "stepper.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 2u
+#define CKPT_VERSION 3u
 
 // fixed-size header (native byte order; `one` detects a foreign one)
 typedef struct {
@@ -25,7 +25,7 @@ typedef struct {
   uint64_t memory_size;
   double t;
   int64_t steps, rejected_steps, newton_iterations, factorizations, load_evaluations;
-  int64_t last_newton_iterations;
+  int64_t last_newton_iterations, max_newton_iterations;
   double min_rcond, min_step, wall_time;
   uint64_t payload_size;
   uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
@@ -124,6 +124,7 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.factorizations = d->stats.factorizations;
   h.load_evaluations = d->stats.load_evaluations;
   h.last_newton_iterations = d->stats.last_newton_iterations;
+  h.max_newton_iterations = d->stats.max_newton_iterations;
   h.min_rcond = d->stats.min_rcond;
   h.min_step = d->stats.min_step;
   h.wall_time = d->stats.wall_time;
@@ -235,6 +236,7 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
   d->stats.factorizations = (long)h.factorizations;
   d->stats.load_evaluations = (long)h.load_evaluations;
   d->stats.last_newton_iterations = (int)h.last_newton_iterations;
+  d->stats.max_newton_iterations = (int)h.max_newton_iterations;
   d->stats.min_rcond = h.min_rcond;
   d->stats.min_step = h.min_step;
   d->stats.wall_time = h.wall_time;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "beam.h"
 #include "core.h"
 #include "model_impl.h"
@@ -758,7 +759,7 @@ static int compile_beams(const rdSpec* s, rdModel* m) {
       return st;
     }
     size_t nd = 6 * (size_t)d->nnode;
-    size_t need = nd + 3 * nd * nd + rd_beamWorkSize(b->kernel);
+    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);  // rd_beamScratch
     if (need > m->beam_work) {
       m->beam_work = need;
     }
@@ -833,6 +834,7 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_callbacks(spec, m);
   st = st < 0 ? st : compile_users(spec, m);
   st = st < 0 ? st : compile_beams(spec, m);
+  st = st < 0 ? st : rd_beamColor(m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st < 0) {

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "assemble.h"
 #include "core.h"
 #include "data_impl.h"
 #include "rodrigues/liegroup.h"
@@ -83,6 +84,7 @@ int rd_resetData(const rdModel* m, rdData* d) {
     memset(d->s.memory, 0, d->memory_size);
   }
   memset(&d->stats, 0, sizeof(d->stats));
+  d->ncut = 0;
   d->stats.min_rcond = 1;
   d->stats.min_step = INFINITY;
   d->initialized = 0;
@@ -119,7 +121,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   size_t nj = 6 * (size_t)m->jac_maxnode;
   size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
   size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
-  size_t beamwork = m->beam_work * sizeof(double);
+  int nslot = rd_beamSlots(m);
+  size_t beamwork = (size_t)nslot * m->beam_work * sizeof(double) +
+                    align64((size_t)m->nbeam * sizeof(double));
   size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +
                  align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
@@ -140,7 +144,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   p += forces;
   d->cbuf = (double*)p;
   p += align64(cbuf);
-  d->beamwork = (double*)p;
+  d->beamscale = (double*)p;
+  d->beamwork = (double*)(p + align64((size_t)m->nbeam * sizeof(double)));
+  d->nbeamslot = nslot;
   p += align64(beamwork);
   d->work = p;
   d->work_size = work;
@@ -189,6 +195,8 @@ int rd_copyData(rdData* dst, const rdData* src) {
   if (dst != src) {
     rd_stateCopy(src->model, src, &dst->s, &src->s);
     dst->stats = src->stats;
+    memcpy(dst->cut, src->cut, sizeof(src->cut));
+    dst->ncut = src->ncut;
     dst->initialized = src->initialized;
     dst->in_step = 0;
     memcpy(dst->hostload, src->hostload, 6 * (size_t)src->model->nnode * sizeof(double));
@@ -217,6 +225,24 @@ int rd_getStats(const rdData* d, rdStats* stats) {
   }
   *stats = d->stats;
   return RD_OK;
+}
+
+
+int rd_getStepCut(const rdData* d, int i, rdStepCut* cut) {
+  if (!data_valid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  if (i < 0 || i >= d->ncut || !cut) {
+    return RD_ERROR(d->ctx, RD_ERR_ARG, "rd_getStepCut: rejection %d of %d kept, or NULL output",
+                    i, d->ncut);
+  }
+  *cut = d->cut[i];
+  return RD_OK;
+}
+
+
+int rd_stepCutCount(const rdData* d) {
+  return data_valid(d) ? d->ncut : 0;
 }
 
 

@@ -28,8 +28,11 @@ struct rdData_ {
   double* force;     // nnode x 6 scratch: applied force and moment (global) per node
   double* cbuf;      // scratch of callbacks and user elements: pose, velocity, acceleration,
                      // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
-  double* beamwork;  // scratch of one beam evaluation (model beam_work doubles): r, M, C, K,
-                     // then the kernel's workspace; per data, so models are shared by threads
+  double* beamwork;  // scratch of the beam evaluations: nbeamslot slots (one per assembly
+                     // thread) of model beam_work doubles, see rd_beamScratch; per data, so
+                     // models are shared by threads
+  int nbeamslot;     // rd_beamSlots(model)
+  double* beamscale; // nbeam: time-function factor of each beam's distributed load
   double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
   int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)
   int in_step;       // 1 between rd_stepBegin and rd_stepEnd
@@ -38,6 +41,8 @@ struct rdData_ {
   void* work;        // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
+  rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)
+  int ncut;
   void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
   struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
                                    // steppers with closed loops; solver/redundant.c)

@@ -77,6 +77,8 @@ void rd_destroyModel(rdModel** model) {
     rd_destroyBeam(&m->beam[i].kernel);
   }
   rd_free(ctx, m->beam);
+  rd_free(ctx, m->beam_order);
+  rd_free(ctx, m->beam_color);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);

@@ -100,8 +100,11 @@ struct rdModel_ {
 
   int nbeam;
   rdModelBeam* beam;        // nbeam beam elements
-  size_t beam_work;         // doubles of rdData.beamwork: r, M, C, K and kernel workspace of the
-                            // largest beam element
+  size_t beam_work;         // doubles of one slot of rdData.beamwork (rd_beamScratch: r, S, T and
+                            // the kernel workspace of the largest beam element)
+  int nbeamcolor;           // colour groups of beams that share no node (solver/assemble_beam.c)
+  int* beam_order;          // nbeam: beam indices by colour, then index
+  int* beam_color;          // nbeamcolor + 1: start of each group in beam_order
 
   int nout;
   int* out_node;            // nout

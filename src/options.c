@@ -79,6 +79,9 @@ static const optEntry table[] = {
      "rigid steppers: relative tolerance of the inner Newton solves"},
     {"solver.rigid_max_iter", OPT_INT, OFF(rigid_max_iter), 1, 1000, 0, NULL, "50",
      "rigid steppers: inner Newton iteration limit"},
+    {"solver.threads", OPT_INT, OFF(threads), 0, 1024, 0, NULL, "1",
+     "threads evaluating beam elements (builds with OpenMP; 0: OpenMP's default, e.g. "
+     "OMP_NUM_THREADS); results do not depend on it"},
     {"output.netcdf", OPT_BOOL, OFF(output_netcdf), 0, 1, 0, bool_names, "false",
      "also write DIR/history.nc (NetCDF-4: node states, joint reactions, energies)"},
     {"output.vtk", OPT_BOOL, OFF(output_vtk), 0, 1, 0, bool_names, "false",

@@ -53,6 +53,7 @@ typedef struct rdOptions_ {
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
   double rigid_tol;     // relative tolerance
   int rigid_max_iter;   // iteration limit
+  int threads;          // threads of the beam assembly (OpenMP builds): 0 = OpenMP's default
 } rdOptions;
 
 // fill with defaults

@@ -150,8 +150,27 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
   put_key(f, 4, "min_step");
   put_number(f, st.min_step);
   fputs(",\n", f);
+  fprintf(f, "    \"max_newton_iterations\": %d,\n", st.max_newton_iterations);
   put_key(f, 4, "wall_time");
   put_number(f, wall_time);
+  // the first rejected steps: when, how large, why
+  fputs(",\n    \"step_cuts\": [", f);
+  for (int i = 0; i < d->ncut; i++) {
+    const rdStepCut* c = &d->cut[i];
+    fputs(i ? ",\n      {\"t\": " : "\n      {\"t\": ", f);
+    put_number(f, c->t);
+    fputs(", \"h\": ", f);
+    put_number(f, c->h);
+    fputs(", \"status\": ", f);
+    put_string(f, rd_statusName(c->status));
+    fputs(", \"reason\": ", f);
+    put_string(f, c->reason);
+    fputc('}', f);
+  }
+  fputs(d->ncut ? "\n    ]" : "]", f);
+  if (st.rejected_steps > d->ncut) {
+    fprintf(f, ",\n    \"step_cuts_not_listed\": %ld", st.rejected_steps - d->ncut);
+  }
   fputs("\n  },\n", f);
 
   fputs("  \"energy\": {\"kinetic\": ", f);

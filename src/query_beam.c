@@ -2,6 +2,7 @@
 // Beam section forces at quadrature points, for outputs and hosts.
 #include <string.h>
 
+#include "assemble.h"
 #include "beam.h"
 #include "core.h"
 #include "data_impl.h"
@@ -24,9 +25,8 @@ int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double*
     return RD_OK;
   }
   // residual-only evaluation in the data's beam scratch (same layout as the assembly's)
-  size_t N = 6 * (size_t)mb->def.nnode, NN = N * N;
-  double* r = d->beamwork;
-  double* work = r + N + 3 * NN;
+  double *r, *S, *T, *work;
+  rd_beamScratch(m, d, 0, mb->def.nnode, &r, &S, &T, &work);
   int st = rd_beamEvalWork(mb->kernel, work, d->s.q, d->s.v, d->s.vd, NULL, r, NULL, NULL, NULL);
   if (st != RD_OK) {
     return RD_ERROR(m->ctx, st, "beam '%s': section forces: %s", mb->def.name, rd_lastError(m->ctx));

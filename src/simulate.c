@@ -103,6 +103,41 @@ static inline int attempt(const rdModel* m, rdData* d, const rdStepper* stp, dou
 }
 
 
+// the start of src, truncated to fit size bytes with its terminating 0
+static void copy_message(char* dst, size_t size, const char* src) {
+  size_t n = strlen(src);
+  n = n < size - 1 ? n : size - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+
+// after an accepted (sub)step
+static void accepted(rdData* d, double h) {
+  d->stats.steps++;
+  if (h < d->stats.min_step) {
+    d->stats.min_step = h;
+  }
+  if (d->stats.last_newton_iterations > d->stats.max_newton_iterations) {
+    d->stats.max_newton_iterations = d->stats.last_newton_iterations;
+  }
+}
+
+
+// after a rejected attempt from t of size h with recoverable status st: count it, and keep its
+// details (the context's last error) while the log has room
+static void rejected(const rdModel* m, rdData* d, double t, double h, int st) {
+  d->stats.rejected_steps++;
+  if (d->ncut < RD_STEPCUT_LOG) {
+    rdStepCut* c = &d->cut[d->ncut++];
+    c->t = t;
+    c->h = h;
+    c->status = st;
+    copy_message(c->reason, sizeof(c->reason), m->ctx->last_error);
+  }
+}
+
+
 // rd_step without the argument checks and the timing. failed: 0, or the (non-zero) status of
 // a first attempt at the whole step that the caller has already made (atomic steppers only:
 // the state is untouched), which is then counted and cut as if made here
@@ -131,10 +166,7 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
       double tnew = d->s.t + hs;
       last = last || !(tnew < tend);
       d->s.t = last ? tend : tnew;
-      d->stats.steps++;
-      if (hs < d->stats.min_step) {
-        d->stats.min_step = hs;
-      }
+      accepted(d, hs);
       if (last) {
         break;
       }
@@ -149,13 +181,10 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     if (st < 0) {
       break;
     }
-    d->stats.rejected_steps++;
+    rejected(m, d, d->s.t, hs, st);
     if (++cuts > m->opt.max_step_cuts) {
       char why[RD_ERRLEN / 2];
-      size_t n = strlen(m->ctx->last_error);
-      n = n < sizeof(why) - 1 ? n : sizeof(why) - 1;
-      memcpy(why, m->ctx->last_error, n);
-      why[n] = '\0';
+      copy_message(why, sizeof(why), m->ctx->last_error);
       st = RD_ERROR(m->ctx, RD_ERR_NUMERIC,
                     "step from t = %.17g failed after %d step cuts (step %.3g): %s", d->s.t,
                     cuts - 1, hs, why);
@@ -253,8 +282,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       // takes the whole step); a failure goes on to the step cutting there
       st = stp->step(m, d, h1);
       if (st == RD_OK) {
-        d->stats.steps++;
-        d->stats.min_step = h1 < d->stats.min_step ? h1 : d->stats.min_step;
+        accepted(d, h1);
       } else {
         st = step_once(m, d, stp, hs, st);
       }
@@ -341,15 +369,12 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   }
   if (st == RD_OK) {
     d->s.t = d->step_tend;
-    d->stats.steps++;
-    if (h < d->stats.min_step) {
-      d->stats.min_step = h;
-    }
+    accepted(d, h);
   } else {
     // no step cutting across the host boundary: back to t, the host redoes the step
     rd_stateCopy(m, d, &d->s, &d->saved);
     if (st > 0) {
-      d->stats.rejected_steps++;
+      rejected(m, d, d->s.t, h, st);
     }
   }
   d->stats.wall_time += now() - t0;

@@ -724,6 +724,88 @@ static void test_errors(void) {
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_ARG);
 }
 
+// ---------------------------------------------------------------------------------------------
+// the assembly's one-pass matrix: rd_beamEvalSum's S = cM M + cC C + cK K diag(I, T_k) against
+// the same combination of rd_beamEval's M, C, K (which the finite differences check), with
+// random tangent operators, for both rotation fields; a zero coefficient drops its matrix; the
+// residuals are identical
+
+static void test_sum(void) {
+  double worst = 0, rworst = 0;
+  static const int orders[] = {2, 5, 15};
+  for (int cs = 0; cs < 18; cs++) {
+    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2;
+    {
+      srand(91 + 7 * (unsigned)o + (unsigned)quad);
+      beamCase c;
+      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field);
+      int n = orders[o], nd = 6 * n;
+      size_t nn = (size_t)nd * (size_t)nd;
+      double* q = malloc(sizeof(double) * 7 * (size_t)n);
+      double* v = malloc(sizeof(double) * (size_t)nd);
+      double* vd = malloc(sizeof(double) * (size_t)nd);
+      double* r = malloc(sizeof(double) * (size_t)nd);
+      double* r2 = malloc(sizeof(double) * (size_t)nd);
+      double* M = malloc(sizeof(double) * nn);
+      double* C = malloc(sizeof(double) * nn);
+      double* K = malloc(sizeof(double) * nn);
+      double* S = malloc(sizeof(double) * nn);
+      double* T = malloc(sizeof(double) * 9 * (size_t)n);
+      double* work = malloc(sizeof(double) * rd_beamWorkSize(c.b));
+      random_state(&c, q, v, vd);
+      for (int k = 0; k < n; k++) {
+        double psi[3] = {RND(), RND(), RND()};
+        rdu_tangentSO3(T + 9 * k, psi);
+      }
+      rdBeamLoads ld = {{0.3, -9.81, 1}, {1, 2, -1}, {0.5, 0, 0.2}, {-1, 0.5, 2}, {0.1, -0.3, 0.4}};
+      CHECK(rd_beamEval(c.b, q, v, vd, &ld, r, M, C, K) == RD_OK);
+      const double coef[4][3] = {{0.7, 0.2, 1e-3}, {0, 0, 1}, {1, 0, 0}, {0, 3, 0}};
+      for (int t = 0; t < 4; t++) {
+        rdBeamSum sum = {coef[t][0], coef[t][1], coef[t][2], t == 1 ? NULL : T};
+        CHECK(rd_beamEvalSum(c.b, work, q, v, vd, &ld, &sum, r2, S) == RD_OK);
+        double e = 0, big = 0;
+        for (int i = 0; i < nd; i++) {
+          rworst = fmax(rworst, fabs(r2[i] - r[i]) / (fabs(r[i]) + 1));
+          for (int j = 0; j < nd; j++) {
+            // K's rotation columns times T of their node
+            double kt = K[(size_t)i * nd + j];
+            if (j % 6 >= 3 && sum.T) {
+              const double* Tk = T + 9 * (j / 6);
+              int c0 = j - j % 6 + 3, cc = j % 6 - 3;
+              kt = 0;
+              for (int l = 0; l < 3; l++) {
+                kt += K[(size_t)i * nd + c0 + l] * Tk[3 * l + cc];
+              }
+            }
+            double ex = sum.cM * M[(size_t)i * nd + j] + sum.cC * C[(size_t)i * nd + j] +
+                        sum.cK * kt;
+            e = fmax(e, fabs(S[(size_t)i * nd + j] - ex));
+            big = fmax(big, fabs(ex));
+          }
+        }
+        worst = fmax(worst, e / big);
+      }
+      rd_destroyBeam(&c.b);
+      free(q);
+      free(v);
+      free(vd);
+      free(r);
+      free(r2);
+      free(M);
+      free(C);
+      free(K);
+      free(S);
+      free(T);
+      free(work);
+    }
+  }
+  printf("one-pass matrix vs cM M + cC C + cK K T: %.1e relative; residuals %.1e\n", worst,
+         rworst);
+  CHECK_MSG(worst < 1e-13, "one-pass matrix differs by %g", worst);
+  CHECK_MSG(rworst == 0, "residual differs by %g", rworst);
+}
+
+
 int main(int argc, char** argv) {
   rd_createContext(&ctx, NULL);
   rd_setErrorHandler(ctx, NULL, NULL);
@@ -734,6 +816,7 @@ int main(int argc, char** argv) {
   test_field_agree();
   test_patch();
   test_tangents();
+  test_sum();
   test_rollup(table);
   test_composite(table);
   if (table) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
@@ -37,14 +38,7 @@ static void close_deck(rdModel** m, rdData** d) {
 
 // ---------------------------------------------------------------------------------------------
 // B3 dynamic: input/beam/composite_dynamic.yaml (5 nodes, h = 0.005, rho_inf = 0, tip force 150
-// from t = 0) against BeamDyn's tip u_z every 0.05 s to t = 1
-
-static const double B3_BEAMDYN[20] = {
-    7.6836577300452E-01, 2.0534850126406,     2.2052968852838,     1.1064712884566,
-    1.5758876087082E-01, 5.5309538849698E-01, 1.8159069869944,     2.2654942795857,
-    1.3113534620467,     2.7880849115281E-01, 4.4070037636959E-01, 1.5982497943061,
-    2.2970328612154,     1.5343329056122,     3.4515990609276E-01, 2.7817188933310E-01,
-    1.3946588334800,     2.2886913889084,     1.8093410364286,     5.4135602327642E-01};
+// from t = 0) against BeamDyn's tip u_z every 0.05 s to t = 1 (B3_BEAMDYN, tests/b3_beamdyn.h)
 
 static void test_composite_dynamic(void) {
   rdContext* ctx = NULL;

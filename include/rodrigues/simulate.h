@@ -23,7 +23,22 @@ typedef struct rdStats_ {
   int redundant_constraints;  // constraint equations found redundant by rd_initialize (removed:
                               // solver.redundant_constraints = remove; rd_getRedundantConstraints)
   int unchecked_constraints;  // equations on loops too large for the dense check (not checked)
+  int max_newton_iterations;  // most Newton iterations of one accepted step
 } rdStats;
+
+#define RD_STEPCUT_LOG 16      // rejected steps whose details a data keeps (the first ones)
+#define RD_STEPCUT_REASON 320  // bytes of a rejection's reason, with the terminating 0
+
+// One rejected step attempt: rd_step (and rd_advance) restored the state, halved the step and
+// tried again; rd_stepEnd returned the status to the host instead.
+typedef struct rdStepCut_ {
+  double t;       // start of the failed attempt
+  double h;       // its step size
+  int status;     // the recoverable status (RD_RECOVER_NEWTON, ...)
+  char reason[RD_STEPCUT_REASON];  // the library's message: what failed and where (the node
+                                   // or joint equation with the largest Newton correction,
+                                   // the beam, the singular column), truncated
+} rdStepCut;
 
 // Create the state for `model`, set to the model's initial conditions, with all the workspace
 // the model's method needs (nothing is allocated after this). Returns RD_OK, RD_ERR_ARG,
@@ -125,5 +140,14 @@ RD_API int rd_getBodyMomentum(const rdModel* model, const rdData* data, int i, d
 
 // Copy the statistics. Returns RD_OK or RD_ERR_ARG.
 RD_API int rd_getStats(const rdData* data, rdStats* stats);
+
+// Rejected step i (0: the first) since rd_createData / rd_resetData, for
+// i < rd_stepCutCount(data). Returns RD_OK, RD_ERR_HANDLE or RD_ERR_ARG (i out of range).
+RD_API int rd_getStepCut(const rdData* data, int i, rdStepCut* cut);
+
+// Rejected steps whose details the data keeps: min(rejections, RD_STEPCUT_LOG) since
+// rd_createData / rd_resetData (rd_copyData copies them; checkpoints do not carry them, while
+// rdStats.rejected_steps is restored). 0 for an invalid handle.
+RD_API int rd_stepCutCount(const rdData* data);
 
 #endif  // RODRIGUES_SIMULATE_H

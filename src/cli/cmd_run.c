@@ -270,10 +270,21 @@ static void print_stats(const rdModel* model, const char* dir, const runState* r
   printf("wrote %s%shistory.csv (%ld rows)%s%s%s and %s%ssummary.json\n", dir, sep, r->rows,
          r->netcdf_written ? ", " : "", r->netcdf_written ? dir : "",
          r->netcdf_written ? (*sep ? "/history.nc" : "history.nc") : "", dir, sep);
-  printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations, %ld factorizations, "
-         "%.3g s\n",
+  printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations (at most %d in a step), "
+         "%ld factorizations, %.3g s\n",
          rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
-         stats.factorizations, wall);
+         stats.max_newton_iterations, stats.factorizations, wall);
+  // the rejected steps: when and why (all kept ones are in summary.json)
+  int ncut = rd_stepCutCount(d);
+  for (int i = 0; i < ncut && i < 3; i++) {
+    rdStepCut c;
+    rd_getStepCut(d, i, &c);
+    printf("step cut at t = %.6g (h = %.3g): %s\n", c.t, c.h, c.reason);
+  }
+  if (stats.rejected_steps > 3) {
+    printf("(%ld step cuts in all; the first %d are listed in %s%ssummary.json)\n",
+           stats.rejected_steps, ncut, dir, sep);
+  }
   if (r->vtk_written) {
     printf("wrote %s%sresults.pvd and %s%svtk/\n", dir, sep, dir, sep);
   }

@@ -254,6 +254,27 @@ expect_err "not a rodrigues checkpoint" "--resume with a file that is not a chec
 [ -e "$work/bad" ] && fail "--resume failure left $work/bad" || ok
 rm -rf "$work/full" "$work/first" "$work/second" "$work/top.ckpt"
 
+# --- a rejected step is reported: time, step and reason on stdout and in summary.json (the
+# robustness deck of issue 5 with modified Newton diverges in its second step, which is cut)
+robust="$src/input/beam/composite_robust.yaml"
+run run "$robust" -o "$work/robust" --set solver.modified_newton=true --set solver.final_time=0.02
+expect_rc 0 "run with a step cut"
+grep -q '^t = 0.02: 5 steps (1 rejected), .* (at most [0-9]* in a step)' "$work/out.txt" && ok ||
+  fail "run with a step cut: statistics line '$(sed -n 2p "$work/out.txt")'"
+grep -q "^step cut at t = 0.005 (h = 0.005): Newton did not converge in 10 iterations.*largest at node 'beam_" "$work/out.txt" && ok ||
+  fail "run with a step cut: no 'step cut at' line: $(cat "$work/out.txt")"
+if command -v python3 >/dev/null 2>&1; then
+  python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["statistics"]
+c = s["step_cuts"]
+assert s["rejected_steps"] == 1 and len(c) == 1, s
+assert abs(c[0]["t"] - 0.005) < 1e-12 and c[0]["h"] == 0.005, c
+assert c[0]["status"] == "RD_RECOVER_NEWTON" and "beam_" in c[0]["reason"], c
+assert s["max_newton_iterations"] >= 3, s' "$work/robust/summary.json" && ok ||
+    fail "run with a step cut: summary.json step_cuts"
+fi
+rm -rf "$work/robust"
+
 [ "$nskip" -eq 0 ] || echo "$nskip check(s) skipped"
 echo "$npass passed, $nfail failed"
 [ "$nfail" -eq 0 ]
