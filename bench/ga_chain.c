@@ -29,6 +29,7 @@
 
 #include "bench_phases.h"
 #include "data_impl.h"
+#include "ga_models.h"
 #include "pattern.h"
 #include "rodrigues/rodrigues.h"
 
@@ -56,36 +57,12 @@ static void common_options(rdSpec* s, double h, const backend* b) {
 }
 
 
-// benchmarks.md A6 (the data of tests/ga_models.h)
+// benchmarks.md A6 (tests/ga_models.h) with the bench's options
 static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
-  rdSpec* s = NULL;
-  if (rd_createSpec(ctx, &s)) {
-    return NULL;
+  rdSpec* s = ga_heavyTopModel(ctx);
+  if (s) {
+    common_options(s, 2e-4, b);
   }
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "top";
-  n.position[1] = 1;
-  n.velocity[0] = 4.61538;
-  n.angular_velocity[1] = 150;
-  n.angular_velocity[2] = -4.61538;
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef body = rd_defaultRigidBodyDef();
-  body.name = "body";
-  body.node = node;
-  body.mass = 15;
-  body.inertia[0] = 0.234375;
-  body.inertia[4] = 0.46875;
-  body.inertia[8] = 0.234375;
-  rds_addRigidBody(s, &body);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  rds_addJoint(s, &j);
-  double g[3] = {0, 0, -9.81};
-  rds_setGravity(s, g);
-  common_options(s, 2e-4, b);
   return s;
 }
 

@@ -119,14 +119,7 @@ static void carve(const rdModel* m, rdData* d, gaWork* w) {
 
 
 static int ga_check(const rdModel* m) {
-  int st = rd_linsolCheckModel(m, m->opt.linear_solver, "generalized_alpha");
-  if (st != RD_OK) {
-    return st;
-  }
-  if (!m->pattern) {
-    return RD_ERROR(m->ctx, RD_ERR_STATE, "generalized_alpha: the model has no matrix pattern");
-  }
-  return RD_OK;
+  return rd_linsolCheckModel(m, m->opt.linear_solver, "generalized_alpha");
 }
 
 

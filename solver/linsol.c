@@ -74,6 +74,9 @@ static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
 
 
 int rd_linsolCheckModel(const rdModel* m, int kind, const char* who) {
+  if (!m->pattern) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE, "%s: the model has no matrix pattern", who);
+  }
   char why[512];
   if (kind == RD_LINSOL_CHOLMOD && cholmod_obstacle(m, why, sizeof(why))) {
     return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED, "%s: solver.linear_solver = cholmod %s", who, why);

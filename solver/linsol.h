@@ -81,8 +81,9 @@ extern const rdLinSolOps rd_linsolUmfpack;
 extern const rdLinSolOps rd_linsolDense;
 extern const rdLinSolOps rd_linsolCholmod;
 
-// RD_OK if backend `kind` can factor the iteration matrices of model m; otherwise raises
-// RD_ERR_UNSUPPORTED with the reason (CHOLMOD: no constraints, no rotational nodes).
+// RD_OK if model m has a matrix pattern (RD_ERR_STATE otherwise) and backend `kind` can factor
+// its iteration matrices (RD_ERR_UNSUPPORTED with the reason otherwise; CHOLMOD: no
+// constraints, no rotational nodes). `who` (the stepper) starts the message.
 int rd_linsolCheckModel(const rdModel* m, int kind, const char* who);
 
 // The backend for model m: `kind` itself unless RD_LINSOL_AUTO, which is CHOLMOD for models

@@ -61,14 +61,7 @@ static void carve(const rdModel* m, rdData* d, stWork* w) {
 
 
 static int st_check(const rdModel* m) {
-  int st = rd_linsolCheckModel(m, m->opt.linear_solver, "static");
-  if (st != RD_OK) {
-    return st;
-  }
-  if (!m->pattern) {
-    return RD_ERROR(m->ctx, RD_ERR_STATE, "static: the model has no matrix pattern");
-  }
-  return RD_OK;
+  return rd_linsolCheckModel(m, m->opt.linear_solver, "static");
 }
 
 

@@ -8,8 +8,9 @@
 
 #include "rodrigues/rodrigues.h"
 
-// benchmarks.md A6: heavy top, node at the COM (0,1,0), spherical joint to ground at 0
-static rdSpec* ga_heavyTopSpec(rdContext* ctx, double rho, double h, const char* linsol) {
+// benchmarks.md A6: heavy top, node at the COM (0,1,0), spherical joint to ground at 0; the
+// model only (no solver options; also used by bench/ga_chain.c)
+static inline rdSpec* ga_heavyTopModel(rdContext* ctx) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s)) {
     return NULL;
@@ -38,6 +39,16 @@ static rdSpec* ga_heavyTopSpec(rdContext* ctx, double rho, double h, const char*
   rds_addJoint(s, &j);
   double g[3] = {0, 0, -9.81};
   rds_setGravity(s, g);
+  return s;
+}
+
+
+// the heavy top with the generalized-alpha options of the tests
+static inline rdSpec* ga_heavyTopSpec(rdContext* ctx, double rho, double h, const char* linsol) {
+  rdSpec* s = ga_heavyTopModel(ctx);
+  if (!s) {
+    return NULL;
+  }
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOptionReal(s, "solver.rho_inf", rho);
   rds_setOptionReal(s, "solver.time_step", h);
@@ -52,7 +63,7 @@ static rdSpec* ga_heavyTopSpec(rdContext* ctx, double rho, double h, const char*
 
 
 // compile a spec (destroyed here) and create + initialize data; 0 on success
-static int ga_make(rdSpec* s, rdModel** m, rdData** d) {
+static inline int ga_make(rdSpec* s, rdModel** m, rdData** d) {
   *m = NULL;
   *d = NULL;
   if (!s) {
