@@ -62,21 +62,9 @@ static const rgImplicit akw = {"the midpoint angular velocity", 1, attitude, res
 
 static int akw_step(const rdModel* m, rdData* d, double h) {
   rgView* v = rg_view(m, d);
-  rdState* s = &d->s;
-  for (int i = 0; i < v->nb; i++) {
-    const rgBody* b = &v->body[i];
-    rgScratch* sc = &v->sc[i];
-    memcpy(sc->q0, s->q + 7 * b->node + 3, sizeof(sc->q0));
-    v3_copy(sc->W0, s->v + 6 * b->node + 3);
-    m3_mulv(sc->P0, b->J, sc->W0);
-    // guess: h W(t + h/2) from the current acceleration
-    v3_scale(sc->x, sc->W0, h);
-    v3_axpy(sc->x, 0.5 * h * h, s->vd + 6 * b->node + 3);
-  }
   int iters = 0;
   int st = rg_implicitSolve(m, d, v, &akw, h, &iters);
   if (st != RD_OK) {
-    d->stats.newton_iterations += iters;
     return st;
   }
   for (int i = 0; i < v->nb; i++) {

@@ -50,8 +50,33 @@ static int evaluate(const rdModel* m, rdData* d, rgView* v, const rgImplicit* im
 }
 
 
+static int newton(const rdModel* m, rdData* d, rgView* v, const rgImplicit* im, double h,
+                  int* iters);
+
+
 int rg_implicitSolve(const rdModel* m, rdData* d, rgView* v, const rgImplicit* im, double h,
                      int* iters) {
+  const rdState* s = &d->s;
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
+    memcpy(sc->q0, s->q + 7 * b->node + 3, sizeof(sc->q0));
+    v3_copy(sc->W0, s->v + 6 * b->node + 3);
+    m3_mulv(sc->P0, b->J, sc->W0);
+    // guess: the explicit Newmark increment h W + h^2/2 Wdot (for AKW: h W(t + h/2))
+    v3_scale(sc->x, sc->W0, h);
+    v3_axpy(sc->x, 0.5 * h * h, s->vd + 6 * b->node + 3);
+  }
+  int st = newton(m, d, v, im, h, iters);
+  if (st != RD_OK) {
+    d->stats.newton_iterations += *iters;
+  }
+  return st;
+}
+
+
+static int newton(const rdModel* m, rdData* d, rgView* v, const rgImplicit* im, double h,
+                  int* iters) {
   double t = d->s.t, tm = t + 0.5 * h;
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;

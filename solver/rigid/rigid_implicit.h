@@ -16,8 +16,9 @@ typedef struct rgImplicit_ {
   void (*jacobian)(const rgBody* b, const rgScratch* sc, double h, double K[9]);
 } rgImplicit;
 
-// solve for every body's x (scratch x holds the guess) at the midpoint time t + h/2; on success
-// scratch g, tau and f hold the torque term, spatial torque and force at the solution
+// solve for every body's x at the midpoint time t + h/2: scratch q0, W0, P0 get the state at t,
+// x the explicit Newmark guess; on success scratch g, tau and f hold the torque term, spatial
+// torque and force at the solution; on failure *iters is added to the statistics
 int rg_implicitSolve(const rdModel* m, rdData* d, rgView* v, const rgImplicit* im, double h,
                      int* iters);
 
