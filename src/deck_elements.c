@@ -17,7 +17,7 @@ static const char* const elem_keys[] = {
     "name",          "type",   "node",      "nodes",   "mass",        "inertia", "com",
     "inertia_about", "anchor", "stiffness", "damping", "rest_length", "from",    "to",
     "sections",      "quadrature", "span",  "load",    "arc",         "key_points", "twist",
-    "rotation_field", NULL};
+    "rotation_field", "beamdyn", NULL};
 static const char* const body_keys[] = {"name",    "type", "node",          "mass",
                                         "inertia", "com",  "inertia_about", NULL};
 static const char* const mass_keys[] = {"name", "type", "node", "mass", NULL};
@@ -28,7 +28,9 @@ static const char* const bushing_keys[] = {"name",      "type",    "node", "node
 static const char* const beam_keys[] = {"name",     "type",       "nodes",      "from",    "to",
                                         "arc",      "key_points", "twist",      "sections",
                                         "quadrature", "span",     "damping",    "load",
-                                        "rotation_field", NULL};
+                                        "rotation_field", "beamdyn", NULL};
+// a beam from a BeamDyn primary file: the files give the rest
+static const char* const beamdyn_beam_keys[] = {"name", "type", "beamdyn", "load", NULL};
 static const char* const* const type_keys[] = {body_keys, mass_keys, spring_keys, bushing_keys,
                                                beam_keys};
 
@@ -491,6 +493,25 @@ static int read_line(rdDeck* dk, struct fy_node* map, beamLine* L) {
 }
 
 
+int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, const double x[3],
+                       const double q[4], int* idx) {
+  char nm[512];
+  snprintf(nm, sizeof(nm), "%s_%d", name, k);
+  rdNodeDef def = rd_defaultNodeDef();
+  def.name = nm;
+  memcpy(def.position, x, sizeof(def.position));
+  memcpy(def.orientation, q, sizeof(def.orientation));
+  *idx = rds_addNode(dk->spec, &def);
+  if (*idx < 0) {
+    return rd_deckRelay(dk, at, *idx);
+  }
+  // the spec's copy of the name stays put (the document has none to point to)
+  const char* kept = ((const rdNodeDef*)dk->spec->nodes.items)[*idx].name;
+  int st = rd_deckAddName(dk, &dk->nodes, kept, def.position);
+  return st < 0 ? st : rd_deckOrigin(dk, at, RD_OBJ_NODE, *idx);
+}
+
+
 // `nodes: N` with a reference line: N rigid nodes NAME_0 .. NAME_{N-1} at the GLL points of arc
 // length, body x along the tangent (the smallest rotation taking x to it), turned by the
 // `twist` [deg at s = 0, deg at s = 1] about it
@@ -515,30 +536,17 @@ static int generate_nodes(rdDeck* dk, struct fy_node* map, struct fy_node* v, co
   }
   *n = (int)cnt;
   rd_beamGLL(*n, xi);  // the kernel's GLL points of [-1, 1]
-  rdNodeDef def = rd_defaultNodeDef();
   for (int k = 0; k < *n && st >= 0; k++) {
-    char nm[512];
-    snprintf(nm, sizeof(nm), "%s_%d", name, k);
-    def.name = nm;
-    double s = 0.5 * (xi[k] + 1), t[3], q[4];
-    line_eval(L, s, def.position, t);
+    double s = 0.5 * (xi[k] + 1), x[3], t[3], q[4], qt[4];
+    line_eval(L, s, x, t);
     x_to(q, t);
     double th = (tw[0] + s * (tw[1] - tw[0])) * RD_DECK_PI / 360;  // half the twist angle, rad
     double c = cos(th), sn = sin(th);
-    def.orientation[0] = q[0] * c - q[1] * sn;  // q * (cos, sin x)
-    def.orientation[1] = q[1] * c + q[0] * sn;
-    def.orientation[2] = q[2] * c + q[3] * sn;
-    def.orientation[3] = q[3] * c - q[2] * sn;
-    int idx = rds_addNode(dk->spec, &def);
-    if (idx < 0) {
-      st = rd_deckRelay(dk, v, idx);
-      break;
-    }
-    // the spec's copy of the name stays put (the document has none to point to)
-    const char* kept = ((const rdNodeDef*)dk->spec->nodes.items)[idx].name;
-    st = rd_deckAddName(dk, &dk->nodes, kept, def.position);
-    st = st < 0 ? st : rd_deckOrigin(dk, v, RD_OBJ_NODE, idx);
-    nodes[k] = idx;
+    qt[0] = q[0] * c - q[1] * sn;  // q * (cos, sin x)
+    qt[1] = q[1] * c + q[0] * sn;
+    qt[2] = q[2] * c + q[3] * sn;
+    qt[3] = q[3] * c - q[2] * sn;
+    st = rd_deckAddBeamNode(dk, v, name, k, x, qt, &nodes[k]);
   }
   rd_free(dk->ctx, L);
   return st < 0 ? st : RD_OK;
@@ -645,49 +653,93 @@ static int beam_load(rdDeck* dk, struct fy_node* map, rdBeamDef* def) {
 
 #define DECK_MAX_STATIONS 256
 
+// nodes, stations, damping and quadrature from `beamdyn: {primary, ...}` (the files say it all)
+static int beam_from_primary(rdDeck* dk, struct fy_node* map, const char* name, rdBeamDef* def,
+                             int* nodes, rdBdBlade* b) {
+  int quad = 0;
+  int st = rd_deckCheckTyped(dk, map, "a beam from a BeamDyn primary file ('beamdyn')", elem_keys,
+                             beamdyn_beam_keys);
+  if (st >= 0) {
+    st = rd_deckBeamDynBeam(dk, rd_deckLookup(map, "beamdyn", NULL), name, nodes, &def->nnode, b,
+                            &quad);
+  }
+  memcpy(def->damping, b->mu, sizeof(def->damping));
+  def->quadrature = (rdBeamQuadrature)quad;
+  def->rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  return st;
+}
+
+
+// `sections: {beamdyn_blade: FILE}`: stations and damping from a BeamDyn blade file
+static int sections_from_blade(rdDeck* dk, struct fy_node* map, rdBeamDef* def, rdBdBlade* b) {
+  struct fy_node* kd;
+  (void)rd_deckLookup(map, "damping", &kd);
+  if (kd) {
+    return rd_deckError(dk, kd, "'damping' comes from the BeamDyn blade file (damp_type, mu1 ... "
+                        "mu6) when the sections do");
+  }
+  int st = rd_deckBeamDynSections(dk, rd_deckLookup(map, "sections", NULL), b);
+  memcpy(def->damping, b->mu, sizeof(def->damping));
+  return st;
+}
+
+
 static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
   rdBeamDef def = rd_defaultBeamDef();
   def.name = name;
-  int nodes[RD_BEAM_MAX_NODES], n = 0, ns = 0, quad = 0, field = 0;
-  double* buf = rd_alloc(dk->ctx, sizeof(double) * DECK_MAX_STATIONS * 73);
-  if (!buf) {
-    return RD_ERR_NOMEM;
-  }
-  double* eta = buf;
-  double* K = eta + DECK_MAX_STATIONS;
-  double* M = K + 36 * DECK_MAX_STATIONS;
-  int st = beam_nodes(dk, map, name, nodes, &n);
-  if (st >= 0) {
-    st = beam_sections(dk, map, DECK_MAX_STATIONS, eta, K, M, &ns);
-  }
-  if (st >= 0) {
-    st = rd_deckGetVec(dk, map, "damping", 6, 0, def.damping);
-  }
-  if (st >= 0) {
-    st = rd_deckGetEnum(dk, map, "quadrature", quad_names, 0, &quad);
-  }
-  if (st >= 0) {
-    st = rd_deckGetEnum(dk, map, "rotation_field", field_names, 0, &field);
-  }
-  if (st >= 0) {
-    st = rd_deckGetVec(dk, map, "span", 2, 0, def.span);
+  int nodes[RD_BEAM_MAX_NODES], quad = 0, field = 0, st;
+  rdBdBlade blade;
+  memset(&blade, 0, sizeof(blade));
+  double* buf = NULL;
+  if (rd_deckLookup(map, "beamdyn", NULL)) {
+    st = beam_from_primary(dk, map, name, &def, nodes, &blade);
+  } else {
+    st = beam_nodes(dk, map, name, nodes, &def.nnode);
+    struct fy_node* sec = rd_deckLookup(map, "sections", NULL);
+    if (st >= 0 && sec && fy_node_is_mapping(sec)) {
+      st = sections_from_blade(dk, map, &def, &blade);
+    } else if (st >= 0) {
+      buf = rd_alloc(dk->ctx, sizeof(double) * DECK_MAX_STATIONS * 73);
+      st = buf ? RD_OK : RD_ERR_NOMEM;
+      if (st >= 0) {
+        blade.eta = buf;
+        blade.K = buf + DECK_MAX_STATIONS;
+        blade.M = blade.K + 36 * DECK_MAX_STATIONS;
+        st = beam_sections(dk, map, DECK_MAX_STATIONS, blade.eta, blade.K, blade.M, &blade.nst);
+      }
+      if (st >= 0) {
+        st = rd_deckGetVec(dk, map, "damping", 6, 0, def.damping);
+      }
+    }
+    if (st >= 0) {
+      st = rd_deckGetEnum(dk, map, "quadrature", quad_names, 0, &quad);
+    }
+    if (st >= 0) {
+      st = rd_deckGetEnum(dk, map, "rotation_field", field_names, 0, &field);
+    }
+    if (st >= 0) {
+      st = rd_deckGetVec(dk, map, "span", 2, 0, def.span);
+    }
+    def.quadrature = (rdBeamQuadrature)quad;
+    def.rotation_field = (rdBeamRotationField)field;
   }
   if (st >= 0) {
     st = beam_load(dk, map, &def);
   }
   if (st >= 0) {
-    def.nnode = n;
     def.nodes = nodes;
-    def.nstation = ns;
-    def.station = eta;
-    def.stiffness = K;
-    def.mass = M;
-    def.quadrature = (rdBeamQuadrature)quad;
-    def.rotation_field = (rdBeamRotationField)field;
+    def.nstation = blade.nst;
+    def.station = blade.eta;
+    def.stiffness = blade.K;
+    def.mass = blade.M;
     int idx = rds_addBeam(dk->spec, &def);
     st = idx < 0 ? rd_deckRelay(dk, map, idx) : rd_deckOrigin(dk, map, RD_OBJ_BEAM, idx);
   }
-  rd_free(dk->ctx, buf);
+  if (buf) {
+    rd_free(dk->ctx, buf);  // blade points into it
+  } else {
+    rd_bdFreeBlade(dk->ctx, &blade);  // NULL pointers or the BeamDyn reader's arrays
+  }
   return st;
 }
 

@@ -6,6 +6,7 @@
 #include <libfyaml.h>
 #include <stddef.h>
 
+#include "beamdyn.h"
 #include "rodrigues/spec.h"
 
 // names read so far (nodes, time functions), for references and did-you-mean hints; entry i
@@ -110,6 +111,10 @@ int rd_deckGetNodePair(rdDeck* dk, struct fy_node* map, int node[2]);
 // a time function name; absent leaves *out (RD_NO_TIMEFN)
 int rd_deckGetTimeFn(rdDeck* dk, struct fy_node* map, const char* key, int* out);
 
+// `orientation`: {rotation_vector: [..]} | {quaternion: [w,x,y,z]} | {matrix: [[..],[..],[..]]};
+// absent leaves q; RD_OK or a negative status
+int rd_deckGetOrientation(rdDeck* dk, struct fy_node* map, double q[4]);
+
 // the object's `name`: required, a non-empty scalar not yet used by an object of `kind`
 int rd_deckGetName(rdDeck* dk, struct fy_node* map, rdObjKind kind, const char* what,
                    const char** out);
@@ -137,6 +142,18 @@ int rd_deckReadTimeFns(rdDeck* dk, struct fy_node* root);
 
 // elements (deck_elements.c)
 int rd_deckReadElements(rdDeck* dk, struct fy_node* root);
+
+// a generated rigid node NAME_k of a beam at x with orientation q (origin: `at`); *idx its index
+int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, const double x[3],
+                       const double q[4], int* idx);
+
+// beams from BeamDyn files (deck_beamdyn.c; the blade in rodrigues' section frame, beamdyn.h):
+// `sections: {beamdyn_blade: FILE}`, the mapping `sec`, into *b
+int rd_deckBeamDynSections(rdDeck* dk, struct fy_node* sec, rdBdBlade* b);
+// `beamdyn: {primary: FILE, position, orientation}`, the mapping `v`, of the beam `name`: its
+// generated nodes NAME_0 .. (into nodes, *n), the blade into *b, RD_BEAM_QUADRATURE_* into *quad
+int rd_deckBeamDynBeam(rdDeck* dk, struct fy_node* v, const char* name, int* nodes, int* n,
+                       rdBdBlade* b, int* quad);
 
 // joints, loads and torque laws (deck_joints.c)
 int rd_deckReadJoints(rdDeck* dk, struct fy_node* root);

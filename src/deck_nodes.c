@@ -61,8 +61,7 @@ static int unit_quaternion(rdDeck* dk, struct fy_node* o, double q[4]) {
 }
 
 
-// orientation: {rotation_vector: [..]} | {quaternion: [w,x,y,z]} | {matrix: [[..],[..],[..]]}
-static int read_orientation(rdDeck* dk, struct fy_node* map, double q[4]) {
+int rd_deckGetOrientation(rdDeck* dk, struct fy_node* map, double q[4]) {
   struct fy_node* k = NULL;
   struct fy_node* o = rd_deckLookup(map, "orientation", &k);
   if (!k || rd_deckIsNull(o)) {
@@ -118,7 +117,7 @@ static int read_node_fields(rdDeck* dk, struct fy_node* map, rdNodeDef* def) {
     st = rd_deckGetVec(dk, map, "position", 3, 0, def->position);
   }
   if (st >= 0) {
-    st = read_orientation(dk, map, def->orientation);
+    st = rd_deckGetOrientation(dk, map, def->orientation);
   }
   if (st >= 0) {
     st = rd_deckGetVec(dk, map, "velocity", 3, 0, def->velocity);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,4 +88,12 @@ int rd_parseInt(const char* s, int* out) {
   }
   *out = (int)v;
   return 0;
+}
+
+
+int rd_pathBeside(char* out, int size, const char* base, const char* rel) {
+  const char* slash = strrchr(base, '/');
+  int dir = (rel[0] == '/' || !slash) ? 0 : (int)(slash - base) + 1;
+  int n = snprintf(out, (size_t)size, "%.*s%s", dir, base, rel);
+  return n < 0 || n >= size ? -1 : 0;
 }

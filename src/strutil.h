@@ -16,4 +16,8 @@ int rd_parseReal(const char* s, double* out);
 // parse a whole string as an int; 0 on success, -1 otherwise
 int rd_parseInt(const char* s, int* out);
 
+// `rel` resolved against the directory of the file `base` (unchanged if absolute or if `base`
+// has no directory) into out; 0, or -1 if it does not fit in `size`
+int rd_pathBeside(char* out, int size, const char* base, const char* rel);
+
 #endif  // RD_STRUTIL_H

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // BeamDyn importer: the NREL 5-MW blade gravity cases against BeamDyn's r-test rows, and
 // malformed input files reported as FILE:LINE (tests/data/nrel5mw_blade, docs/import.md).
+// Decks that read the BeamDyn files themselves (`beamdyn: {primary}`, `sections:
+// {beamdyn_blade}`, docs/deck.md) against the imported decks: the same model, the same results.
 // `test_beamdyn DECK T_END [KEY=VALUE ...]` (run from the source root) compares a deck in the
 // Az00 frame with every reference row up to T_END instead (docs/verification.md).
 #include <math.h>
@@ -150,6 +152,112 @@ static void expect_error(const char* driver, int status, const char* where, cons
   rd_destroyContext(&ctx);
 }
 
+// a deck, compiled and initialized; NULL (and a failed check) on error
+typedef struct {
+  rdContext* ctx;
+  rdSpec* spec;
+  rdModel* model;
+  rdData* data;
+} run;
+
+static int run_open(run* r, const char* deck, const char* const* set, int nset) {
+  memset(r, 0, sizeof(*r));
+  rd_createContext(&r->ctx, NULL);
+  int st = rd_readDeck(r->ctx, deck, set, nset, &r->spec);
+  if (!st) st = rd_compile(r->spec, &r->model);
+  if (!st) st = rd_createData(r->model, &r->data);
+  if (!st) st = rd_initialize(r->model, r->data);
+  if (st) {
+    printf("  %s: %s\n", deck, rd_lastError(r->ctx));
+  }
+  return st;
+}
+
+static void run_close(run* r) {
+  rd_destroyData(&r->data);
+  rd_destroyModel(&r->model);
+  rd_destroySpec(&r->spec);
+  rd_destroyContext(&r->ctx);
+}
+
+// largest difference between deck a (with --set overrides) and deck b over nstep steps: node
+// positions, quaternions (same sign), velocities, angular velocities and every joint reaction,
+// each 3- or 4-vector's difference over (1 + its norm in b); -1 if a run fails or the models
+// differ in size
+static double run_diff(const char* a, const char* const* set, int nset, const char* b, int nstep) {
+  run ra, rb;
+  double worst = -1;
+  rdModelInfo ia, ib;
+  if (run_open(&ra, a, set, nset) || run_open(&rb, b, NULL, 0) || rd_modelInfo(ra.model, &ia) ||
+      rd_modelInfo(rb.model, &ib) || ia.nnode != ib.nnode || ia.njoint != ib.njoint ||
+      ia.nbeam != ib.nbeam || ia.ndof != ib.ndof) {
+    goto done;
+  }
+  worst = 0;
+  for (int k = 0; k <= nstep && worst >= 0; k++) {
+    if (k > 0 && (rd_step(ra.model, ra.data, 0.01) || rd_step(rb.model, rb.data, 0.01))) {
+      worst = -1;
+      break;
+    }
+    double va[13], vb[13];
+    static const int off[5] = {0, 3, 7, 10, 13};
+    for (int i = 0; i < ia.nnode + ia.njoint; i++) {
+      int m = 4;
+      if (i < ia.nnode) {
+        rd_getNodeState(ra.model, ra.data, i, va, va + 3, va + 7, va + 10, NULL);
+        rd_getNodeState(rb.model, rb.data, i, vb, vb + 3, vb + 7, vb + 10, NULL);
+      } else {
+        rd_getJointReaction(ra.model, ra.data, i - ia.nnode, va, va + 3);
+        rd_getJointReaction(rb.model, rb.data, i - ia.nnode, vb, vb + 3);
+        m = 2;
+      }
+      for (int c = 0; c < m; c++) {
+        int lo = m == 4 ? off[c] : 3 * c, hi = m == 4 ? off[c + 1] : 3 * c + 3;
+        double d = 0, n = 0;
+        for (int j = lo; j < hi; j++) {
+          d += (va[j] - vb[j]) * (va[j] - vb[j]);
+          n += vb[j] * vb[j];
+        }
+        worst = fmax(worst, sqrt(d) / (1 + sqrt(n)));
+      }
+    }
+  }
+done:
+  run_close(&ra);
+  run_close(&rb);
+  return worst;
+}
+
+// the decks that read the BeamDyn files against the imported ones
+static void decks_from_files(void) {
+  // primary file: geometry, stations, damping, quadrature; bitwise the imported Az00 model
+  double d = run_diff("input/beam/nrel5mw_from_files.yaml", NULL, 0,
+                      "input/beam/nrel5mw_gravity_az00.yaml", 20);
+  printf("  beamdyn.primary deck vs imported Az00 deck, 20 steps: largest difference %.3g\n", d);
+  check(d == 0, "nrel5mw_from_files.yaml gives the imported deck's results bitwise");
+  // the comparison sees a root moved by 1 um
+  static const char* const moved[] = {"elements.blade.beamdyn.position=[0, 0, 1.000001]"};
+  d = run_diff("input/beam/nrel5mw_from_files.yaml", moved, 1,
+               "input/beam/nrel5mw_gravity_az00.yaml", 0);
+  check(d > 1e-8, "a root moved by 1e-6 is seen");
+  // blade file only, the nodes listed in the deck
+  d = run_diff("tests/decks/good/beamdyn_blade_stations.yaml", NULL, 0,
+               "input/beam/nrel5mw_gravity_az00.yaml", 20);
+  printf("  sections.beamdyn_blade deck vs imported Az00 deck, 20 steps: largest difference "
+         "%.3g\n", d);
+  check(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
+  // the blade frame turned as the Az90 driver's GlbDCM^T (a quarter turn about x): the initial
+  // state to roundoff (the rotation goes through a quaternion)
+  static const char* const az90[] = {
+      "elements.blade.beamdyn.orientation={rotation_vector: [1.5707963267948966, 0, 0]}",
+      "gravity=[0, 0, -9.8]"};
+  d = run_diff("input/beam/nrel5mw_from_files.yaml", az90, 2,
+               "input/beam/nrel5mw_gravity_az90.yaml", 0);
+  printf("  beamdyn.orientation (Az90) vs imported Az90 deck, initial state: largest difference "
+         "%.3g\n", d);
+  check(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
+}
+
 // compare mode: run DECK (the Az00 frame) to t_end and print every row of
 // bd_5MW_dynamic_gravity_Az90.ref on the way, with the largest relative difference per channel
 // (torsion against its vector); KEY=VALUE overrides as for `rodrigues run --set`
@@ -243,6 +351,7 @@ int main(int argc, char** argv) {
   }
   run_case(DATA "5MW_dynamic_gravity_Az00_driver.inp", az00);
   run_case(DATA "5MW_dynamic_gravity_Az90_driver.inp", az90);
+  decks_from_files();
 
   // malformed inputs, in a scratch directory next to copies of the good files
   const char* dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";

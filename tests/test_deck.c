@@ -223,6 +223,48 @@ static void test_inputs(rdContext* ctx) {
 }
 
 
+// `sections: {beamdyn_blade: FILE}` with generated nodes: the stations and damping of the
+// imported deck (written out there, round-trip exact), the nodes the deck's
+static void test_beamdyn_sections(rdContext* ctx) {
+  rdSpec* a = read_ok(ctx, "tests/decks/good/beamdyn_blade_straight.yaml", NULL, 0);
+  rdSpec* b = read_ok(ctx, "input/beam/nrel5mw_gravity_az00.yaml", NULL, 0);
+  if (a && b) {
+    const rdBeamDef* ba = (const rdBeamDef*)a->beams.items;
+    const rdBeamDef* bb = (const rdBeamDef*)b->beams.items;
+    int ns = bb->nstation, same = ba->nstation == ns;
+    for (int i = 0; same && i < ns; i++) {
+      same = ba->station[i] == bb->station[i];
+      for (int j = 0; same && j < 36; j++) {
+        same = ba->stiffness[36 * i + j] == bb->stiffness[36 * i + j] &&
+               ba->mass[36 * i + j] == bb->mass[36 * i + j];
+      }
+    }
+    for (int j = 0; same && j < 6; j++) {
+      same = ba->damping[j] == bb->damping[j];
+    }
+    CHECK(same && ns == 49, "beamdyn_blade: the imported deck's 49 stations and damping");
+    CHECK(ba->nnode == 6 && rds_count(a, RD_OBJ_NODE) == 6 &&
+              !strcmp(node(a, 5)->name, "blade_5") && node(a, 5)->position[2] == 62.5,
+          "beamdyn_blade: the deck's generated nodes");
+    // the documented frame conversion: twist -90 - phi gives BeamDyn's section frame at the
+    // ends (phi = 13.308 and 0 deg), where the imported deck has BeamDyn's own frames
+    double e = 0;
+    for (int k = 0; k < 6; k += 5) {
+      for (int j = 0; j < 4; j++) {
+        e = fmax(e, fabs(node(a, k)->orientation[j] - node(b, k)->orientation[j]));
+      }
+    }
+    CHECK(e < 1e-15, "beamdyn_blade: end frames of the twisted straight blade = BeamDyn's (%.3g)",
+          e);
+    CHECK(!strcmp(rd_specOrigin(a, RD_OBJ_BEAM, 0),
+                  "tests/decks/good/beamdyn_blade_straight.yaml:9:5"),
+          "beamdyn_blade: origin %s", rd_specOrigin(a, RD_OBJ_BEAM, 0));
+  }
+  rd_destroySpec(&a);
+  rd_destroySpec(&b);
+}
+
+
 static void test_api_errors(rdContext* ctx) {
   rdSpec* spec = (rdSpec*)&spec;
   CHECK(rd_readDeck(ctx, "no/such/deck.yaml", NULL, 0, &spec) == RD_ERR_IO && !spec,
@@ -282,23 +324,29 @@ static void test_alloc_failures(void) {
     return;
   }
   const char* set[] = {"solver.time_step=0.01"};
-  int ok = 0, bad = 0;
-  for (long n = 0; n < 10000 && !ok; n++) {
-    f.calls = 0;
-    f.fail_at = n;
-    rdSpec* spec = NULL;
-    int st = rd_readDeck(ctx, "tests/decks/good/all_features.yaml", set, 1, &spec);
-    if (st == RD_OK && f.calls <= n) {
-      ok = 1;
-    } else if (st != RD_ERR_NOMEM || spec) {
-      bad++;
-      if (bad < 4) {
-        printf("FAIL alloc failure %ld: status %d, %s\n", n, st, rd_lastError(ctx));
+  // every key, and the BeamDyn readers (primary and blade file)
+  static const char* const decks[] = {"tests/decks/good/all_features.yaml",
+                                      "input/beam/nrel5mw_from_files.yaml"};
+  for (int k = 0; k < 2; k++) {
+    int ok = 0, bad = 0;
+    for (long n = 0; n < 10000 && !ok; n++) {
+      f.calls = 0;
+      f.fail_at = n;
+      rdSpec* spec = NULL;
+      int st = rd_readDeck(ctx, decks[k], set, 1, &spec);
+      if (st == RD_OK && f.calls <= n) {
+        ok = 1;
+      } else if (st != RD_ERR_NOMEM || spec) {
+        bad++;
+        if (bad < 4) {
+          printf("FAIL alloc failure %ld: status %d, %s\n", n, st, rd_lastError(ctx));
+        }
       }
+      rd_destroySpec(&spec);
     }
-    rd_destroySpec(&spec);
+    CHECK(ok && !bad, "%s: allocation failures: %d wrong statuses, finished %d", decks[k], bad,
+          ok);
   }
-  CHECK(ok && !bad, "allocation failures: %d wrong statuses, finished %d", bad, ok);
   rd_destroyContext(&ctx);
 }
 
@@ -406,6 +454,7 @@ int main(void) {
   test_all_features(ctx);
   test_overrides(ctx);
   test_inputs(ctx);
+  test_beamdyn_sections(ctx);
   test_api_errors(ctx);
   test_bad_decks(ctx);
   test_alloc_failures();

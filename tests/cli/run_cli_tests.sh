@@ -129,6 +129,17 @@ expect_nothing_written "unknown key"
 run check "$decks/bad_key.yaml"
 expect_rc 2 "check of a bad deck"
 
+# a BeamDyn file named by the deck: missing, or malformed at a line of its own
+bad=$src/tests/decks/bad
+run run "$bad/55_beamdyn_blade_missing.yaml" -o res/x
+expect_rc 2 "missing BeamDyn blade file"
+expect_err "^rodrigues: [^ ]*/55_beamdyn_blade_missing\.yaml:11:31: beamdyn blade file '[^']*/no_such_file\.inp': cannot open" "missing BeamDyn file message"
+expect_nothing_written "missing BeamDyn blade file"
+run run "$bad/56_beamdyn_blade_short_row.yaml" -o res/x
+expect_rc 2 "malformed BeamDyn blade file"
+expect_err "^rodrigues: [^ ]*/56_beamdyn_blade_short_row\.yaml:12:22: beamdyn blade file '[^']*/blade_short_row\.inp' line 32: expected 6 numbers" "malformed BeamDyn file message"
+expect_nothing_written "malformed BeamDyn blade file"
+
 run run "$decks/point_mass.yaml" --set solver.time_step=-1
 expect_rc 2 "invalid --set value"
 expect_err "^rodrigues: --set solver\.time_step=-1: " "--set error message"
