@@ -67,9 +67,8 @@ static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
 }
 
 
-// N unit rods hanging along -z, node i at the centre (0, 0, -(i + 1/2)), revolute joint i at
-// (0, 0, -i) about y between rod i and rod i - 1 (the ground for i = 0); the straight chain
-// starts turning as a rigid body at 0.5 rad/s about y, and bends from there. (A chain released
+// The chain of tests/ga_models.h: N unit rods hanging along -z, revolutes about y; the straight
+// chain starts turning as a rigid body at 0.5 rad/s about y, and bends from there. (A chain released
 // from the horizontal is a poor benchmark: far from the pin it falls almost freely, its
 // multipliers are near zero, and Newton stalls on the round-off of lambda = solution /
 // (beta h^2) against atol -- unless the norm measures multipliers against a model-wide force
@@ -78,47 +77,10 @@ static int g_horizontal = 0;
 
 
 static rdSpec* chain(rdContext* ctx, int N, const backend* b) {
-  rdSpec* s = NULL;
-  if (rd_createSpec(ctx, &s)) {
-    return NULL;
+  rdSpec* s = ga_chainModel(ctx, N, g_horizontal);
+  if (s) {
+    common_options(s, 1e-3, b);
   }
-  char name[32];
-  const double w = 0.5;
-  for (int i = 0; i < N; i++) {
-    rdNodeDef n = rd_defaultNodeDef();
-    snprintf(name, sizeof(name), "n%d", i);
-    n.name = name;
-    if (g_horizontal) {
-      // along +x at rest: body z (the rod axis) turned onto x by pi/2 about y
-      n.position[0] = i + 0.5;
-      n.orientation[0] = n.orientation[2] = sqrt(0.5);
-    } else {
-      n.position[2] = -(i + 0.5);
-      n.velocity[0] = -w * (i + 0.5);  // w e_y x (0, 0, -s) = (-w s, 0, 0)
-      n.angular_velocity[1] = w;
-    }
-    int node = rds_addNode(s, &n);
-    rdRigidBodyDef body = rd_defaultRigidBodyDef();
-    snprintf(name, sizeof(name), "b%d", i);
-    body.name = name;
-    body.node = node;
-    body.mass = 1;
-    body.inertia[0] = body.inertia[4] = 1.0 / 12;
-    body.inertia[8] = 1e-3;
-    rds_addRigidBody(s, &body);
-    rdJointDef j = rd_defaultJointDef();
-    snprintf(name, sizeof(name), "j%d", i);
-    j.name = name;
-    j.type = RD_JOINT_REVOLUTE;
-    j.node[0] = node;
-    j.node[1] = i > 0 ? node - 1 : RD_GROUND;
-    j.point[g_horizontal ? 0 : 2] = g_horizontal ? i : -i;
-    j.axis[1] = 1;
-    rds_addJoint(s, &j);
-  }
-  double g[3] = {0, 0, -9.81};
-  rds_setGravity(s, g);
-  common_options(s, 1e-3, b);
   return s;
 }
 

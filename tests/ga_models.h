@@ -3,6 +3,7 @@
 #ifndef RD_GA_MODELS_H
 #define RD_GA_MODELS_H
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,55 @@ static inline rdSpec* ga_heavyTopSpec(rdContext* ctx, double rho, double h, cons
   if (linsol) {
     rds_setOption(s, "solver.linear_solver", linsol);
   }
+  return s;
+}
+
+
+// N unit rods (m = 1, I = diag(1/12, 1/12, 1e-3) about the centre) joined by revolutes about y
+// at their ends, the first to the ground; gravity -9.81 z. Hanging along -z (node i at
+// (0, 0, -(i + 1/2)), joint i at (0, 0, -i)) and turning as a rigid body at 0.5 rad/s about y,
+// or (horizontal) lying along +x at rest. The model only (also used by bench/ga_chain.c).
+static inline rdSpec* ga_chainModel(rdContext* ctx, int N, int horizontal) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s)) {
+    return NULL;
+  }
+  char name[32];
+  const double w = 0.5;
+  for (int i = 0; i < N; i++) {
+    rdNodeDef n = rd_defaultNodeDef();
+    snprintf(name, sizeof(name), "n%d", i);
+    n.name = name;
+    if (horizontal) {
+      // body z (the rod axis) turned onto x by pi/2 about y
+      n.position[0] = i + 0.5;
+      n.orientation[0] = n.orientation[2] = sqrt(0.5);
+    } else {
+      n.position[2] = -(i + 0.5);
+      n.velocity[0] = -w * (i + 0.5);  // w e_y x (0, 0, -s) = (-w s, 0, 0)
+      n.angular_velocity[1] = w;
+    }
+    int node = rds_addNode(s, &n);
+    rdRigidBodyDef body = rd_defaultRigidBodyDef();
+    snprintf(name, sizeof(name), "b%d", i);
+    body.name = name;
+    body.node = node;
+    body.mass = 1;
+    body.inertia[0] = body.inertia[4] = 1.0 / 12;
+    body.inertia[8] = 1e-3;
+    rds_addRigidBody(s, &body);
+    rdJointDef j = rd_defaultJointDef();
+    snprintf(name, sizeof(name), "j%d", i);
+    j.name = name;
+    j.type = RD_JOINT_REVOLUTE;
+    j.node[0] = node;
+    j.node[1] = i > 0 ? node - 1 : RD_GROUND;
+    j.point[horizontal ? 0 : 2] = horizontal ? i : -i;
+    j.axis[1] = 1;
+    rds_addJoint(s, &j);
+  }
+  double g[3] = {0, 0, -9.81};
+  rds_setGravity(s, g);
   return s;
 }
 

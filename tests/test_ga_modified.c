@@ -13,36 +13,7 @@
 
 // a chain of n unit rods hanging along -z, revolute joints about y, swinging at 0.5 rad/s
 static rdSpec* chain_spec(rdContext* ctx, int n, double h) {
-  rdSpec* s = NULL;
-  rd_createSpec(ctx, &s);
-  char name[32];
-  for (int i = 0; i < n; i++) {
-    rdNodeDef nd = rd_defaultNodeDef();
-    snprintf(name, sizeof(name), "n%d", i);
-    nd.name = name;
-    nd.position[2] = -(i + 0.5);
-    nd.velocity[0] = -0.5 * (i + 0.5);
-    nd.angular_velocity[1] = 0.5;
-    int node = rds_addNode(s, &nd);
-    rdRigidBodyDef b = rd_defaultRigidBodyDef();
-    snprintf(name, sizeof(name), "b%d", i);
-    b.name = name;
-    b.node = node;
-    b.mass = 1;
-    b.inertia[0] = b.inertia[4] = 1.0 / 12;
-    b.inertia[8] = 1e-3;
-    rds_addRigidBody(s, &b);
-    rdJointDef j = rd_defaultJointDef();
-    snprintf(name, sizeof(name), "j%d", i);
-    j.name = name;
-    j.type = RD_JOINT_REVOLUTE;
-    j.node[0] = node;
-    j.node[1] = i > 0 ? node - 1 : RD_GROUND;
-    j.point[2] = -i;
-    j.axis[1] = 1;
-    rds_addJoint(s, &j);
-  }
-  rds_setGravity(s, (double[3]){0, 0, -9.81});
+  rdSpec* s = ga_chainModel(ctx, n, 0);
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOptionReal(s, "solver.rho_inf", 0.9);
   rds_setOptionReal(s, "solver.time_step", h);
