@@ -12,7 +12,7 @@
 #include "stepper.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 3u
+#define CKPT_VERSION 4u
 
 // fixed-size header (native byte order; `one` detects a foreign one)
 typedef struct {
@@ -26,6 +26,8 @@ typedef struct {
   double t;
   int64_t steps, rejected_steps, newton_iterations, factorizations, load_evaluations;
   int64_t last_newton_iterations, max_newton_iterations;
+  int32_t redundant_constraints, unchecked_constraints;
+  int32_t hostload_set, reserved;  // loads held by rd_setNodeLoad follow the history if set
   double min_rcond, min_step, wall_time;
   uint64_t payload_size;
   uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
@@ -125,6 +127,9 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.load_evaluations = d->stats.load_evaluations;
   h.last_newton_iterations = d->stats.last_newton_iterations;
   h.max_newton_iterations = d->stats.max_newton_iterations;
+  h.redundant_constraints = d->stats.redundant_constraints;
+  h.unchecked_constraints = d->stats.unchecked_constraints;
+  h.hostload_set = d->hostload_set;
   h.min_rcond = d->stats.min_rcond;
   h.min_step = d->stats.min_step;
   h.wall_time = d->stats.wall_time;
@@ -146,6 +151,8 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
     sum = fnv(sum, sp[k].p, sp[k].n);
   }
   sum = fnv(sum, hist, hsize);
+  size_t lsize = d->hostload_set ? 6 * (size_t)m->nnode * sizeof(double) : 0;
+  sum = fnv(sum, d->hostload, lsize);
   h.checksum = sum;
   // temporary file beside the target, renamed into place once complete
   char* tmp = NULL;
@@ -159,6 +166,7 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
     ok = sp[k].n == 0 || fwrite(sp[k].p, 1, sp[k].n, f) == sp[k].n;
   }
   ok = ok && (hsize == 0 || fwrite(hist, 1, hsize, f) == hsize);
+  ok = ok && (lsize == 0 || fwrite(d->hostload, 1, lsize, f) == lsize);
   st = rd_atomicCommit(m->ctx, f, tmp, path, !ok);
   rd_free(m->ctx, tmp);
   rd_free(m->ctx, hist);
@@ -205,8 +213,10 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
                     "(%llu bytes, expected %zu)",
                     path, (unsigned long long)h.history_size, hsize);
   }
-  void* hist = hsize ? rd_alloc(ctx, hsize) : NULL;
-  if (hsize && !hist) {
+  size_t lsize = h.hostload_set ? 6 * (size_t)m->nnode * sizeof(double) : 0;
+  // the history, then the held loads (read aside: `data` stays untouched on error)
+  char* hist = hsize + lsize ? rd_alloc(ctx, hsize + lsize) : NULL;
+  if (hsize + lsize && !hist) {
     fclose(f);
     return RD_ERR_NOMEM;
   }
@@ -219,8 +229,9 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
     ok = sp[k].n == 0 || fread(sp[k].p, 1, sp[k].n, f) == sp[k].n;
     sum = fnv(sum, sp[k].p, sp[k].n);
   }
-  ok = ok && (hsize == 0 || fread(hist, 1, hsize, f) == hsize);
+  ok = ok && (hsize + lsize == 0 || fread(hist, 1, hsize + lsize, f) == hsize + lsize);
   sum = fnv(sum, hist, hsize);
+  sum = fnv(sum, hist + hsize, lsize);
   ok = ok && fgetc(f) == EOF;
   fclose(f);
   if (!ok || sum != h.checksum) {
@@ -237,6 +248,14 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
   d->stats.load_evaluations = (long)h.load_evaluations;
   d->stats.last_newton_iterations = (int)h.last_newton_iterations;
   d->stats.max_newton_iterations = (int)h.max_newton_iterations;
+  d->stats.redundant_constraints = h.redundant_constraints;
+  d->stats.unchecked_constraints = h.unchecked_constraints;
+  d->hostload_set = h.hostload_set;
+  if (lsize) {
+    memcpy(d->hostload, hist + hsize, lsize);
+  } else {
+    memset(d->hostload, 0, 6 * (size_t)m->nnode * sizeof(double));
+  }
   d->stats.min_rcond = h.min_rcond;
   d->stats.min_step = h.min_step;
   d->stats.wall_time = h.wall_time;

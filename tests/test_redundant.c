@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ga_models.h"
 #include "test_macros.h"
@@ -72,6 +73,22 @@ static void double_pivot(void) {
   CHECK(rd_getRedundantConstraints(m2, d3, NULL, NULL, 0) == 3);
   CHECK(rd_getRedundantConstraints(m2, d3, NULL, NULL, -1) == RD_ERR_ARG);
   CHECK(rd_getRedundantConstraints(m1, d3, NULL, NULL, 0) == RD_ERR_ARG);
+  rd_destroyData(&d3);
+  // ... and so does a checkpoint, with the counts of rdStats
+  char path[] = "/tmp/rd_redundant_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  CHECK(rd_writeCheckpoint(m2, d2, path) == RD_OK);
+  CHECK(rd_createData(m2, &d3) == RD_OK);
+  CHECK(rd_readCheckpoint(m2, d3, path) == RD_OK);
+  rdStats st3;
+  rd_getStats(d3, &st3);
+  CHECK(rd_getRedundantConstraints(m2, d3, NULL, NULL, 0) == 3);
+  CHECK(st3.redundant_constraints == 3 && st3.unchecked_constraints == 0);
+  remove(path);
+  if (fd >= 0) {
+    close(fd);
+  }
   rd_destroyData(&d3);
   rd_destroyData(&d1);
   rd_destroyData(&d2);

@@ -126,6 +126,32 @@ static void test_method(rdContext* ctx, const char* method, const char* modified
 }
 
 
+// loads held by rd_setNodeLoad and the redundancy counts travel in the checkpoint: a host
+// that resumes without setting its loads again continues the same run bit for bit
+static void test_held_loads(rdContext* ctx, const char* path) {
+  rdModel* m = build(ctx, "generalized_alpha", 0, NULL, 0);
+  rdData *full = NULL, *first = NULL, *resumed = NULL;
+  CHECK(rd_createData(m, &full) == RD_OK);
+  rd_createData(m, &first);
+  rd_createData(m, &resumed);
+  const double f[3] = {0.3, -0.2, 0.1}, mo[3] = {0, 0.4, 0};
+  CHECK(rd_initialize(m, full) == RD_OK);
+  CHECK(rd_setNodeLoad(m, full, 0, f, mo) == RD_OK);
+  CHECK(rd_advance(m, full, 0.5, NULL, NULL) == RD_OK);
+  CHECK(rd_initialize(m, first) == RD_OK);
+  CHECK(rd_setNodeLoad(m, first, 0, f, mo) == RD_OK);
+  CHECK(rd_advance(m, first, 0.21, NULL, NULL) == RD_OK);
+  CHECK(rd_writeCheckpoint(m, first, path) == RD_OK);
+  CHECK(rd_readCheckpoint(m, resumed, path) == RD_OK);  // no rd_setNodeLoad here
+  CHECK(rd_advance(m, resumed, 0.5, NULL, NULL) == RD_OK);
+  CHECK_MSG(same_state(m, full, resumed), "held loads: the resumed run differs");
+  rd_destroyData(&full);
+  rd_destroyData(&first);
+  rd_destroyData(&resumed);
+  rd_destroyModel(&m);
+}
+
+
 static void test_bad_files(rdContext* ctx, const char* method, const char* path) {
   rdModel* m = build(ctx, method, 0, NULL, 1);
   rdModel* other = build(ctx, method, 1, NULL, 1);
@@ -189,6 +215,7 @@ int main(void) {
   for (int k = 0; k < 3; k++) {
     test_method(ctx, "generalized_alpha", linsol[k], 1, path, &tested, &first_ok);
   }
+  test_held_loads(ctx, path);
   printf("restart checked for %d methods\n", tested);
   CHECK(tested >= 1);
   if (first_ok) {

@@ -91,8 +91,8 @@ RD_API int rd_stepEnd(const rdModel* model, rdData* data);
 // Hold a load on node `node`: force and moment about the node, both global (NULL: zero). It is
 // added to the applied loads at every evaluation, stays constant during a step and is KEPT
 // until changed by another call (set zero to remove it); it works with every method and also
-// outside rd_stepBegin/rd_stepEnd. rd_copyData copies the held loads, rd_resetData clears them;
-// checkpoints do not store them (set them again after rd_readCheckpoint).
+// outside rd_stepBegin/rd_stepEnd. rd_copyData copies the held loads, rd_resetData clears them,
+// checkpoints store them (rd_readCheckpoint restores them).
 // Returns RD_OK, RD_ERR_ARG (node out of range, non-finite value) or RD_ERR_HANDLE.
 RD_API int rd_setNodeLoad(const rdModel* model, rdData* data, int node, const double force[3],
                           const double moment[3]);
