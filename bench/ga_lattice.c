@@ -2,12 +2,14 @@
 // Linear-solver backends on a symmetric positive definite model: a mass-spring lattice
 // (tests/lattice_model.h) stepped by generalized-alpha, for klu, umfpack and cholmod.
 //
-// usage: ga_lattice [--repeat R] [--nmax N]
+// usage: ga_lattice [--repeat R] [--nmax N] [--damping C]
 //
 // Cubes of n x n x n point masses (3 n^3 unknowns, n = 4 ... 32 up to --nmax; klu up to 16), h = 1e-2,
 // rho_inf = 0.9, default tolerances, 20 steps after initialization (more below 4000 unknowns); median wall time per step
 // over R runs (default 3), Newton iterations and factorizations per step (rdStats), and each
-// backend's time relative to klu's of the same size, measured in the same run.
+// backend's time relative to klu's of the same size, measured in the same run. --damping C puts
+// dampers (N s/m) on the edge springs: the matrix is then unsymmetric (cholmod refuses it) and
+// the sizes run are n = 5, 6, 7, 8, 10 (klu against umfpack, the case of auto's fill test).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +31,13 @@ static int cmp(const void* a, const void* b) {
 
 
 // one run: seconds per step, stats; 0 on success
+static double g_damping = 0;
+
+
 static int run(int n, const char* linsol, int nsteps, double* per_step, rdStats* st) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = lattice_spec(ctx, n, n, n, 0.3, 0);
+  rdSpec* s = lattice_spec(ctx, n, n, n, 0.3, g_damping);
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOption(s, "solver.linear_solver", linsol);
   rds_setOptionReal(s, "solver.time_step", 1e-2);
@@ -66,23 +71,28 @@ int main(int argc, char** argv) {
       repeat = atoi(argv[++i]);
     } else if (!strcmp(argv[i], "--nmax") && i + 1 < argc) {
       nmax = atoi(argv[++i]);
+    } else if (!strcmp(argv[i], "--damping") && i + 1 < argc) {
+      g_damping = atof(argv[++i]);
     } else {
-      fprintf(stderr, "usage: ga_lattice [--repeat R] [--nmax N]\n");
+      fprintf(stderr, "usage: ga_lattice [--repeat R] [--nmax N] [--damping C]\n");
       return 2;
     }
   }
   if (repeat < 1 || repeat > 99) {
     repeat = 3;
   }
-  const int sizes[] = {4, 5, 6, 8, 12, 16, 24, 32};
+  const int sizes_spd[] = {4, 5, 6, 8, 12, 16, 24, 32}, sizes_damped[] = {5, 6, 7, 8, 10};
+  const int* sizes = g_damping > 0 ? sizes_damped : sizes_spd;
+  size_t nsizes = g_damping > 0 ? 5 : 8;
+  int nback = g_damping > 0 ? 2 : 3;
   const char* backends[] = {"klu", "umfpack", "cholmod"};
   printf("| n | unknowns | backend | ms/step | it/step | fa/step | / klu |\n");
   printf("| --- | --- | --- | --- | --- | --- | --- |\n");
-  for (size_t si = 0; si < sizeof(sizes) / sizeof(*sizes) && sizes[si] <= nmax; si++) {
+  for (size_t si = 0; si < nsizes && sizes[si] <= nmax; si++) {
     int n = sizes[si];
     int nsteps = 3 * n * n * n < 4000 ? 80000 / (3 * n * n * n) : 20;  // >= ~50 ms a run
     double klu_ms = 0;  // 0: not run at this size
-    for (int b = 0; b < 3; b++) {
+    for (int b = 0; b < nback; b++) {
       if (b == 0 && n > 16) {
         printf("| %d | %d | klu | not run above n = 16 (too slow) | | | |\n", n, 3 * n * n * n);
         continue;

@@ -749,7 +749,7 @@ static int ga_attach(const rdModel* m, rdData* d) {
   if (m->pattern->n == 0) {
     return RD_OK;
   }
-  int st = rd_linsolCreate(m->ctx, rd_linsolChoose(m, m->opt.linear_solver), m->pattern->n, m->pattern->Ap,
+  int st = rd_linsolCreate(m->ctx, m->linsol, m->pattern->n, m->pattern->Ap,
                            m->pattern->Ai, &g->ls);
   if (g->ls) {
     g->ls->model = m;

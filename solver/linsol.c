@@ -2,11 +2,13 @@
 // Linear-solver front end: backend selection and the common create/factor/solve/destroy.
 #include "linsol.h"
 
+#include <amd.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model_impl.h"
 #include "options.h"
+#include "pattern.h"
 
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
                     rdLinSol** out) {
@@ -51,6 +53,12 @@ int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* A
 }
 
 
+const char* rd_linsolName(int kind) {
+  static const char* const names[] = {"auto", "klu", "umfpack", "cholmod", "dense"};
+  return kind >= 0 && kind < (int)(sizeof(names) / sizeof(*names)) ? names[kind] : NULL;
+}
+
+
 // why CHOLMOD cannot factor model m's matrices (into buf), or 0 if the structure allows it
 static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
   if (m->nconstraint > 0) {
@@ -85,30 +93,47 @@ int rd_linsolCheckModel(const rdModel* m, int kind, const char* who) {
 }
 
 
+// AMD's estimate of the LU multiply-subtract pairs per unknown for the pattern (A + A^T); -1 if
+// AMD failed, RD_ERR_NOMEM without memory for its permutation
+static double lu_work_per_unknown(const rdModel* m) {
+  const rdPattern* P = m->pattern;
+  int* perm = rd_alloc(m->ctx, sizeof(int) * ((size_t)P->n + 1));
+  if (!perm) {
+    return RD_ERR_NOMEM;
+  }
+  double info[AMD_INFO];
+  int st = amd_order(P->n, P->Ap, P->Ai, perm, NULL, info);
+  rd_free(m->ctx, perm);
+  return st == AMD_OK || st == AMD_OK_BUT_JUMBLED ? info[AMD_NMULTSUBS_LU] / P->n : -1;
+}
+
+
 int rd_linsolChoose(const rdModel* m, int kind) {
-  if (kind != RD_LINSOL_AUTO) {
-    return kind;
+  if (kind != RD_LINSOL_AUTO || !m->pattern || m->pattern->n == 0) {
+    return kind == RD_LINSOL_AUTO ? RD_LINSOL_KLU : kind;
   }
   // CHOLMOD where the matrix is certainly symmetric: no joints, no rotations, no dampers (their
   // tangent is unsymmetric once they move), no host code of unknown symmetry; and large enough
   // for its supernodes to pay (bench/ga_lattice)
   char why[512];
-  if (cholmod_obstacle(m, why, sizeof(why)) || m->nuser > 0 ||
-      m->ndof < RD_LINSOL_CHOLMOD_MIN_DOF) {
-    return RD_LINSOL_KLU;
+  int symmetric = !cholmod_obstacle(m, why, sizeof(why)) && m->nuser == 0;
+  for (int k = 0; symmetric && k < m->ncallback; k++) {
+    symmetric = !m->callback[k].jacobian;
   }
-  for (int k = 0; k < m->ncallback; k++) {
-    if (m->callback[k].jacobian) {
-      return RD_LINSOL_KLU;
-    }
-  }
-  for (int e = 0; e < m->nelem; e++) {
+  for (int e = 0; symmetric && e < m->nelem; e++) {
     const rdElemDef* ed = &m->elem[e].def;
-    if (ed->type == RD_ELEM_SPRING && ed->u.spring.damping != 0) {
-      return RD_LINSOL_KLU;
-    }
+    symmetric = !(ed->type == RD_ELEM_SPRING && ed->u.spring.damping != 0);
   }
-  return RD_LINSOL_CHOLMOD;
+  if (symmetric && m->ndof >= RD_LINSOL_CHOLMOD_MIN_DOF) {
+    return RD_LINSOL_CHOLMOD;
+  }
+  // KLU (no supernodes) for the sparse, banded or tree-like matrices of mechanisms and beams;
+  // UMFPACK where the fill says the matrix is mesh-like (bench/ga_lattice)
+  double work = lu_work_per_unknown(m);
+  if (work == RD_ERR_NOMEM) {
+    return RD_ERR_NOMEM;
+  }
+  return work >= RD_LINSOL_UMFPACK_MIN_WORK ? RD_LINSOL_UMFPACK : RD_LINSOL_KLU;
 }
 
 

@@ -52,6 +52,9 @@ struct rdLinSol_ {
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
                     rdLinSol** out);
 
+// Name of backend kind (RD_LINSOL_*), NULL if out of range.
+const char* rd_linsolName(int kind);
+
 // Factor values Ax (nnz). RD_OK, RD_RECOVER_SINGULAR (s->singular_col says where; not raised),
 // RD_ERR_LIBRARY / RD_ERR_NOMEM (raised).
 int rd_linsolFactor(rdLinSol* s, const double* Ax);
@@ -87,14 +90,22 @@ extern const rdLinSolOps rd_linsolCholmod;
 int rd_linsolCheckModel(const rdModel* m, int kind, const char* who);
 
 // The backend for model m: `kind` itself unless RD_LINSOL_AUTO, which is CHOLMOD for models
-// whose matrix is certainly symmetric (no joints, rotations, dampers or host Jacobians) and
-// with at least RD_LINSOL_CHOLMOD_MIN_DOF unknowns, else KLU (measured: bench/ga_lattice,
-// bench/ga_chain, docs/performance.md).
+// whose matrix is certainly symmetric (no joints, rotations, dampers or host Jacobians) with at
+// least RD_LINSOL_CHOLMOD_MIN_DOF unknowns; else UMFPACK when AMD estimates at least
+// RD_LINSOL_UMFPACK_MIN_WORK multiply-subtract pairs of LU per unknown (a mesh-like matrix);
+// else KLU (measured: bench/ga_lattice, bench/ga_chain, docs/performance.md). Returns the kind,
+// or RD_ERR_NOMEM. rd_compile stores the result in the model (rdModelInfo.linear_solver).
 int rd_linsolChoose(const rdModel* m, int kind);
 
 // AUTO picks CHOLMOD from this many unknowns on (bench/ga_lattice, three runs: 0.75-1.55x
 // KLU's time per step at 192 unknowns, 0.61-0.74x at 375, 0.25-0.43x at 1536)
 #define RD_LINSOL_CHOLMOD_MIN_DOF 300
+
+// AUTO picks UMFPACK over KLU from this much LU work per unknown (AMD's estimate). Measured
+// (bench/ga_lattice --damping 5): revolute chains 120-131 at every length, beam decks
+// 360-2500; 3-D lattices 3109 at 375 unknowns (UMFPACK 1.24x KLU's time), 6304 at 648 (0.86x),
+// 22617 at 1536 (0.40x)
+#define RD_LINSOL_UMFPACK_MIN_WORK 5e3
 
 // smallest acceptable reciprocal condition estimate before a full refactorization
 #define RD_LINSOL_RCOND_MIN 1e-14

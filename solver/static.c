@@ -313,7 +313,7 @@ static int st_attach(const rdModel* m, rdData* d) {
     return RD_OK;
   }
   rdLinSol* ls = NULL;
-  int st = rd_linsolCreate(m->ctx, rd_linsolChoose(m, m->opt.linear_solver), m->pattern->n, m->pattern->Ap,
+  int st = rd_linsolCreate(m->ctx, m->linsol, m->pattern->n, m->pattern->Ap,
                            m->pattern->Ai, &ls);
   if (ls) {
     ls->model = m;

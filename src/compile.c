@@ -9,6 +9,7 @@
 #include "beam.h"
 #include "core.h"
 #include "model_impl.h"
+#include "linsol.h"
 #include "pattern.h"
 #include "redundant.h"
 #include "rodrigues/liegroup.h"
@@ -837,6 +838,9 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : rd_beamColor(m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : rd_patternBuild(m);
+  if (st >= 0) {
+    st = m->linsol = rd_linsolChoose(m, m->opt.linear_solver);
+  }
   if (st < 0) {
     rd_destroyModel(&m);
     return st;

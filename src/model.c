@@ -5,6 +5,7 @@
 
 #include "beam.h"
 #include "core.h"
+#include "linsol.h"
 #include "model_impl.h"
 #include "pattern.h"
 
@@ -119,6 +120,7 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->noutput = m->nout;
   info->method = m->opt.method;
   info->nbeam = m->nbeam;
+  info->linear_solver = m->pattern ? rd_linsolName(m->linsol) : NULL;
   return RD_OK;
 }
 
@@ -254,6 +256,10 @@ int rd_printModel(const rdModel* m, FILE* out) {
   fprintf(out, "DOFs         %d (+ %d multipliers)\n", m->ndof, m->nconstraint);
   fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
   fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
+  if (m->pattern) {
+    fprintf(out, "linsolver    %s%s\n", rd_linsolName(m->linsol),
+            m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");
+  }
   fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n",
           m->opt.start_time, m->opt.final_time, m->opt.time_step,
           ceil((m->opt.final_time - m->opt.start_time) / m->opt.time_step - 1e-9),

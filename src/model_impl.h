@@ -110,6 +110,7 @@ struct rdModel_ {
   int* out_node;            // nout
 
   struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
+  int linsol;                  // its linear-solver backend, `auto` resolved (rd_linsolChoose)
 };
 
 // 1 if m is a live model

@@ -118,6 +118,12 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
   put_key(f, 2, "method");
   put_string(f, rd_methodName(m->opt.method));
   fputs(",\n", f);
+  rdModelInfo info;
+  if (rd_modelInfo(m, &info) == RD_OK && info.linear_solver) {
+    put_key(f, 2, "linear_solver");
+    put_string(f, info.linear_solver);
+    fputs(",\n", f);
+  }
   put_key(f, 2, "time");
   put_number(f, d->s.t);
   fputs(",\n", f);

@@ -206,13 +206,24 @@ static void auto_choice(void) {
   rd_createContext(&ctx, NULL);
   CHECK(chosen(lattice_spec(ctx, 7, 7, 7, 0.3, 0)) == RD_LINSOL_CHOLMOD);  // 1029 unknowns
   CHECK(chosen(lattice_spec(ctx, 4, 3, 3, 0.3, 0)) == RD_LINSOL_KLU);      // 108: too small
-  CHECK(chosen(lattice_spec(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_KLU);      // dampers
+  // dampers: not symmetric; KLU on a small mesh, UMFPACK once the fill is mesh-like
+  CHECK(chosen(lattice_spec(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);      // 375 unknowns
+  CHECK(chosen(lattice_spec(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);  // 1029
   CHECK(chosen(ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);   // joints
+  CHECK(chosen(ga_chainModel(ctx, 2000, 0)) == RD_LINSOL_KLU);             // 22000, banded
   rdSpec* s = lattice_spec(ctx, 7, 7, 7, 0.3, 0);
   rds_setOption(s, "solver.linear_solver", "umfpack");
   rdModel* m = NULL;
   CHECK(rd_compile(s, &m) == RD_OK);
   CHECK(rd_linsolChoose(m, m->opt.linear_solver) == RD_LINSOL_UMFPACK);  // an explicit choice
+  rdModelInfo info;
+  CHECK(rd_modelInfo(m, &info) == RD_OK && !strcmp(info.linear_solver, "umfpack"));
+  rd_destroySpec(&s);
+  rd_destroyModel(&m);
+  // what auto resolved to is in the model info (and in summary.json, rodrigues check)
+  s = lattice_spec(ctx, 7, 7, 7, 0.3, 0);
+  CHECK(rd_compile(s, &m) == RD_OK);
+  CHECK(rd_modelInfo(m, &info) == RD_OK && !strcmp(info.linear_solver, "cholmod"));
   rd_destroySpec(&s);
   rd_destroyModel(&m);
   rd_destroyContext(&ctx);

@@ -43,6 +43,8 @@ typedef struct rdModelInfo_ {
   int noutput;      // output nodes
   int method;       // rdMethod
   int nbeam;        // beam elements (counted apart from nelement)
+  const char* linear_solver;  // backend of the implicit methods ("klu", "umfpack", "cholmod",
+                              // "dense"; solver.linear_solver = auto resolved), NULL otherwise
 } rdModelInfo;
 
 // Compile a spec into an immutable model: resolve references, number DOFs and multipliers,
