@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Deck reader: beams from OpenFAST BeamDyn files, read by the importer's readers (beamdyn.h):
-// `sections: {beamdyn_blade: FILE}` and `beamdyn: {primary: FILE, position, orientation}`
+// `sections: {beamdyn_blade: FILE}` and `beamdyn: {primary: FILE, position, orientation,
+// angular_velocity}`
 // (docs/deck.md). File names are relative to the deck's directory.
 #include <string.h>
 
@@ -10,7 +11,8 @@
 #include "strutil.h"
 
 static const char* const sections_keys[] = {"beamdyn_blade", NULL};
-static const char* const beamdyn_keys[] = {"primary", "position", "orientation", NULL};
+static const char* const beamdyn_keys[] = {"primary", "position", "orientation",
+                                           "angular_velocity", NULL};
 
 
 // the file named by `key` of `map` (required), resolved against the deck's directory; `where`
@@ -47,7 +49,7 @@ int rd_deckBeamDynSections(rdDeck* dk, struct fy_node* sec, rdBdBlade* b) {
 int rd_deckBeamDynBeam(rdDeck* dk, struct fy_node* v, const char* name, int* nodes, int* n,
                        rdBdBlade* b, int* quad) {
   char path[RD_BD_MAXPATH], where[1024];
-  double pos[3], q[4] = {1, 0, 0, 0}, Rb[9];
+  double pos[3], q[4] = {1, 0, 0, 0}, Rb[9], w[3] = {0, 0, 0};
   rdBdPrimary p;
   memset(&p, 0, sizeof(p));
   int st = rd_deckCheckMap(dk, v, "beamdyn", beamdyn_keys);
@@ -61,6 +63,9 @@ int rd_deckBeamDynBeam(rdDeck* dk, struct fy_node* v, const char* name, int* nod
     st = rd_deckGetOrientation(dk, v, q);
   }
   if (st >= 0) {
+    st = rd_deckGetVec(dk, v, "angular_velocity", 3, 0, w);  // the driver's RootVel(4:6)
+  }
+  if (st >= 0) {
     st = rd_bdReadPrimary(dk->ctx, path, where, &p);
   }
   if (st >= 0) {
@@ -72,8 +77,9 @@ int rd_deckBeamDynBeam(rdDeck* dk, struct fy_node* v, const char* name, int* nod
     st = rd_bdNodes(dk->ctx, &p, pos, Rb, &nd);
     st = st < 0 ? rd_deckRelay(dk, rd_deckLookup(v, "primary", NULL), st) : st;
   }
+  const double* spin = w[0] != 0 || w[1] != 0 || w[2] != 0 ? w : NULL;
   for (int k = 0; st >= 0 && k < nd.n; k++) {
-    st = rd_deckAddBeamNode(dk, v, name, k, nd.x[k], nd.q[k], &nodes[k]);
+    st = rd_deckAddBeamNode(dk, v, name, k, nd.x[k], nd.q[k], spin, &nodes[k]);
   }
   *n = st >= 0 ? nd.n : 0;
   *quad = p.quadrature == 2 ? RD_BEAM_QUADRATURE_STATIONS : RD_BEAM_QUADRATURE_FULL;

@@ -494,13 +494,19 @@ static int read_line(rdDeck* dk, struct fy_node* map, beamLine* L) {
 
 
 int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, const double x[3],
-                       const double q[4], int* idx) {
+                       const double q[4], const double w[3], int* idx) {
   char nm[512];
   snprintf(nm, sizeof(nm), "%s_%d", name, k);
   rdNodeDef def = rd_defaultNodeDef();
   def.name = nm;
   memcpy(def.position, x, sizeof(def.position));
   memcpy(def.orientation, q, sizeof(def.orientation));
+  if (w) {
+    def.velocity[0] = w[1] * x[2] - w[2] * x[1];
+    def.velocity[1] = w[2] * x[0] - w[0] * x[2];
+    def.velocity[2] = w[0] * x[1] - w[1] * x[0];
+    memcpy(def.angular_velocity, w, sizeof(def.angular_velocity));  // global frame
+  }
   *idx = rds_addNode(dk->spec, &def);
   if (*idx < 0) {
     return rd_deckRelay(dk, at, *idx);
@@ -546,7 +552,7 @@ static int generate_nodes(rdDeck* dk, struct fy_node* map, struct fy_node* v, co
     qt[1] = q[1] * c + q[0] * sn;
     qt[2] = q[2] * c + q[3] * sn;
     qt[3] = q[3] * c - q[2] * sn;
-    st = rd_deckAddBeamNode(dk, v, name, k, x, qt, &nodes[k]);
+    st = rd_deckAddBeamNode(dk, v, name, k, x, qt, NULL, &nodes[k]);
   }
   rd_free(dk->ctx, L);
   return st < 0 ? st : RD_OK;

@@ -143,9 +143,11 @@ int rd_deckReadTimeFns(rdDeck* dk, struct fy_node* root);
 // elements (deck_elements.c)
 int rd_deckReadElements(rdDeck* dk, struct fy_node* root);
 
-// a generated rigid node NAME_k of a beam at x with orientation q (origin: `at`); *idx its index
+// a generated rigid node NAME_k of a beam at x with orientation q (origin: `at`), at rest or,
+// with w (global, rad/s; NULL: at rest), in rigid rotation about the global origin: velocity
+// w x x, angular velocity w; *idx its index
 int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, const double x[3],
-                       const double q[4], int* idx);
+                       const double q[4], const double w[3], int* idx);
 
 // beams from BeamDyn files (deck_beamdyn.c; the blade in rodrigues' section frame, beamdyn.h):
 // `sections: {beamdyn_blade: FILE}`, the mapping `sec`, into *b

@@ -240,6 +240,13 @@ static void decks_from_files(void) {
   d = run_diff("input/beam/nrel5mw_from_files.yaml", moved, 1,
                "input/beam/nrel5mw_gravity_az00.yaml", 0);
   check(d > 1e-8, "a root moved by 1e-6 is seen");
+  // the spinning blade: beamdyn.angular_velocity and a prescribed root against the imported
+  // rotating deck
+  d = run_diff("input/beam/nrel5mw_rotating_from_files.yaml", NULL, 0,
+               "input/beam/nrel5mw_rotating.yaml", 20);
+  printf("  beamdyn.primary + angular_velocity deck vs imported rotating deck, 20 steps: largest "
+         "difference %.3g\n", d);
+  check(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
   // blade file only, the nodes listed in the deck
   d = run_diff("tests/decks/good/beamdyn_blade_stations.yaml", NULL, 0,
                "input/beam/nrel5mw_gravity_az00.yaml", 20);
