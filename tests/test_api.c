@@ -5,35 +5,9 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
+#include "fail_alloc.h"
 #include "test_macros.h"
 
-// allocator that fails on call number `fail_at` (counting from 0) and counts live blocks
-typedef struct {
-  long calls;
-  long fail_at;
-  long live;
-} failAlloc;
-
-static void* fa_malloc(size_t n, void* user) {
-  failAlloc* fa = user;
-  if (fa->calls++ == fa->fail_at) {
-    return NULL;
-  }
-  void* p = malloc(n);
-  if (p) {
-    fa->live++;
-  }
-  return p;
-}
-
-
-static void fa_free(void* p, void* user) {
-  failAlloc* fa = user;
-  if (p) {
-    fa->live--;
-    free(p);
-  }
-}
 
 
 // a small model: free rigid body + point node with mass, a load with a time function

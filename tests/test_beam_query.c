@@ -9,31 +9,9 @@
 #include <unistd.h>
 
 #include "rodrigues/rodrigues.h"
+#include "fail_alloc.h"
 #include "test_macros.h"
 
-// allocator that fails on call `fail_at` and counts live blocks
-typedef struct {
-  long calls, fail_at, live;
-} failAlloc;
-
-static void* fa_malloc(size_t n, void* user) {
-  failAlloc* fa = user;
-  if (fa->calls++ == fa->fail_at) {
-    return NULL;
-  }
-  void* p = malloc(n);
-  fa->live += p != NULL;
-  return p;
-}
-
-
-static void fa_free(void* p, void* user) {
-  failAlloc* fa = user;
-  if (p) {
-    fa->live--;
-    free(p);
-  }
-}
 
 
 // the beam model's creation path (deck, compile, data, initialize) with allocation n failing:

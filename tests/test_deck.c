@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "deck_impl.h"
+#include "fail_alloc.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
 #include "spec_impl.h"
@@ -295,29 +296,11 @@ static void test_helpers(void) {
 // ---------------------------------------------------------------------------------------------
 // allocation failures: every one must give RD_ERR_NOMEM, no spec and no leak
 
-typedef struct {
-  long calls, fail_at;
-} failAlloc;
-
-
-static void* fail_malloc(size_t size, void* user) {
-  failAlloc* f = user;
-  if (f->fail_at >= 0 && f->calls++ == f->fail_at) {
-    return NULL;
-  }
-  return malloc(size);
-}
-
-
-static void fail_free(void* ptr, void* user) {
-  (void)user;
-  free(ptr);
-}
 
 
 static void test_alloc_failures(void) {
-  failAlloc f = {0, -1};
-  rdAllocator a = {fail_malloc, fail_free, &f};
+  failAlloc f = {0, -1, 0};
+  rdAllocator a = {fa_malloc, fa_free, &f};
   rdContext* ctx = NULL;
   if (rd_createContext(&ctx, &a) != RD_OK) {
     CHECK(0, "context with a failing allocator");

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Linear-solver conformance: the same systems through KLU, UMFPACK and dense LU (refactor,
-// singular detection with the column), CHOLMOD refused with a reason, and the heavy top
+// singular detection with the column), KLU's stale-pivot check, and the heavy top
 // stepped identically with every backend and with modified Newton.
 #include <math.h>
 #include <stdlib.h>
@@ -169,16 +169,7 @@ int main(void) {
   conformance(ctx, RD_LINSOL_UMFPACK, "umfpack");
   conformance(ctx, RD_LINSOL_DENSE, "dense");
   klu_stale_pivots(ctx);
-  // cholmod: refused, with the reason
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, "cholmod");
-  rdModel* m = NULL;
-  rdData* d = NULL;
-  CHECK(rd_compile(s, &m) == RD_OK);
-  rd_destroySpec(&s);
-  CHECK(rd_createData(m, &d) == RD_ERR_UNSUPPORTED);
-  printf("cholmod: %s\n", rd_lastError(ctx));
-  CHECK(strstr(rd_lastError(ctx), "saddle-point") != NULL);
-  rd_destroyModel(&m);
+  // (cholmod on a model with joints is refused: tests/test_cholmod.c)
   rd_destroyContext(&ctx);
   // the same trajectory with every backend; modified Newton saves factorizations
   double ref[13], x[13];

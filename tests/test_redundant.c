@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "ga_models.h"
+#include "fail_alloc.h"
 #include "test_macros.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -334,28 +335,6 @@ static void no_redundancy(void) {
 }
 
 
-// an allocator failing at call fail_at, counting live blocks
-typedef struct {
-  long calls, fail_at, live;
-} failAlloc;
-
-static void* fa_malloc(size_t n, void* user) {
-  failAlloc* fa = user;
-  if (fa->calls++ == fa->fail_at) {
-    return NULL;
-  }
-  void* p = malloc(n);
-  fa->live += p != NULL;
-  return p;
-}
-
-static void fa_free(void* p, void* user) {
-  failAlloc* fa = user;
-  if (p) {
-    fa->live--;
-    free(p);
-  }
-}
 
 
 // the loop paths (rd_jointLoops, rd_redundantAttach) with every allocation failing in turn:
