@@ -70,51 +70,36 @@ typedef struct {
 
 
 
-static size_t nd(size_t n) {
-  return (n + 8) & ~(size_t)7;  // doubles, rounded to 64 bytes
+// the scratch arrays in d->work (base NULL: only their size, in doubles)
+static size_t layout(const rdModel* m, double* base, gaWork* w) {
+  size_t N = (size_t)(m->ndof + m->nconstraint), nn = (size_t)m->nnode;
+  size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
+  rdCarve c = {base, 0};
+  w->r = rd_carve(&c, N);
+  w->sol = rd_carve(&c, N);
+  w->gam = rd_carve(&c, nc);
+  w->Ax = rd_carve(&c, m->pattern ? (size_t)m->pattern->nnz : 0);
+  w->dq = rd_carve(&c, 6 * nn);
+  w->psi = rd_carve(&c, 3 * nn);
+  w->qn = rd_carve(&c, 7 * nn);
+  w->eta = rd_carve(&c, nc);
+  w->phi = rd_carve(&c, nc);
+  w->Bh = rd_carve(&c, nb);
+  w->Bc = rd_carve(&c, nb);
+  w->cor = rd_carve(&c, 6 * nn);
+  w->dcor = rd_carve(&c, 6 * nn);
+  return c.used;
 }
 
 
 static size_t ga_work_size(const rdModel* m) {
-  size_t N = (size_t)(m->ndof + m->nconstraint);
-  size_t nnz = m->pattern ? (size_t)m->pattern->nnz : 0;
-  size_t nn = (size_t)m->nnode;
-  size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
-  return sizeof(double) * (2 * nd(N) + nd(nc) + nd(nnz) + nd(6 * nn) + nd(3 * nn) + nd(7 * nn) +
-                           2 * nd(nc) + 2 * nd(nb) + 2 * nd(6 * nn));
+  gaWork w;
+  return sizeof(double) * layout(m, NULL, &w);
 }
 
 
 static void carve(const rdModel* m, rdData* d, gaWork* w) {
-  size_t N = (size_t)(m->ndof + m->nconstraint);
-  size_t nn = (size_t)m->nnode;
-  double* p = d->work;
-  w->r = p;
-  p += nd(N);
-  w->sol = p;
-  p += nd(N);
-  w->gam = p;
-  p += nd((size_t)m->nconstraint);
-  w->Ax = p;
-  p += nd((size_t)m->pattern->nnz);
-  w->dq = p;
-  p += nd(6 * nn);
-  w->psi = p;
-  p += nd(3 * nn);
-  w->qn = p;
-  p += nd(7 * nn);
-  size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
-  w->eta = p;
-  p += nd(nc);
-  w->phi = p;
-  p += nd(nc);
-  w->Bh = p;
-  p += nd(nb);
-  w->Bc = p;
-  p += nd(nb);
-  w->cor = p;
-  p += nd(6 * nn);
-  w->dcor = p;
+  layout(m, d->work, w);
 }
 
 

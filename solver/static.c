@@ -29,34 +29,28 @@ typedef struct {
 } stWork;
 
 
-static size_t nd(size_t n) {
-  return (n + 8) & ~(size_t)7;  // doubles, rounded to 64 bytes
+// the scratch arrays in d->work (base NULL: only their size, in doubles)
+static size_t layout(const rdModel* m, double* base, stWork* w) {
+  size_t N = (size_t)(m->ndof + m->nconstraint), nn = (size_t)m->nnode;
+  rdCarve c = {base, 0};
+  w->r = rd_carve(&c, N);
+  w->sol = rd_carve(&c, N);
+  w->Ax = rd_carve(&c, m->pattern ? (size_t)m->pattern->nnz : 0);
+  w->du = rd_carve(&c, 6 * nn);
+  w->psi = rd_carve(&c, 3 * nn);
+  w->qn = rd_carve(&c, 7 * nn);
+  return c.used;
 }
 
 
 static size_t st_work_size(const rdModel* m) {
-  size_t N = (size_t)(m->ndof + m->nconstraint);
-  size_t nnz = m->pattern ? (size_t)m->pattern->nnz : 0;
-  size_t nn = (size_t)m->nnode;
-  return sizeof(double) * (2 * nd(N) + nd(nnz) + nd(6 * nn) + nd(3 * nn) + nd(7 * nn));
+  stWork w;
+  return sizeof(double) * layout(m, NULL, &w);
 }
 
 
 static void carve(const rdModel* m, rdData* d, stWork* w) {
-  size_t N = (size_t)(m->ndof + m->nconstraint);
-  size_t nn = (size_t)m->nnode;
-  double* p = d->work;
-  w->r = p;
-  p += nd(N);
-  w->sol = p;
-  p += nd(N);
-  w->Ax = p;
-  p += nd((size_t)m->pattern->nnz);
-  w->du = p;
-  p += nd(6 * nn);
-  w->psi = p;
-  p += nd(3 * nn);
-  w->qn = p;
+  layout(m, d->work, w);
 }
 
 

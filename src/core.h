@@ -52,6 +52,21 @@ char* rd_strdup(rdContext* ctx, const char* s);  // NULL in -> NULL out (no erro
 // 1 if ctx is a live context
 int rd_contextValid(const rdContext* ctx);
 
+// Work arrays carved from one block of doubles, each piece rounded to 64 bytes. One layout
+// function serves for the size (base NULL: only counts) and for the pointers, so the two
+// cannot disagree.
+typedef struct {
+  double* base;  // NULL: count only
+  size_t used;   // doubles taken so far
+} rdCarve;
+
+// the next piece of n doubles (NULL when only counting)
+static inline double* rd_carve(rdCarve* c, size_t n) {
+  double* p = c->base ? c->base + c->used : NULL;
+  c->used += (n + 8) & ~(size_t)7;
+  return p;
+}
+
 // internal invariants: compiled in with -Dvalidate=true; never for user input
 #if defined(RD_VALIDATE)
 #define RD_ASSERT(ctx, cond) \
