@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "test_rigid_ref.h"  // ref_quatToMat: the rotation matrix of q/|q|
+
 typedef void (*rigidTorqueFn)(double t, const double R[9], double tau[3]);
 typedef double (*rigidPotentialFn)(const double R[9]);
 
@@ -79,20 +81,6 @@ static inline const rigidModel* rigid_findModel(const char* name) {
   return NULL;
 }
 
-// rotation matrix (row-major) of the quaternion q/|q|
-static inline void rigid_quatToMat(double R[9], const double q[4]) {
-  double s = 2.0 / (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  double w = q[0], x = q[1], y = q[2], z = q[3];
-  R[0] = 1 - s * (y * y + z * z);
-  R[1] = s * (x * y - w * z);
-  R[2] = s * (x * z + w * y);
-  R[3] = s * (x * y + w * z);
-  R[4] = 1 - s * (x * x + z * z);
-  R[5] = s * (y * z - w * x);
-  R[6] = s * (x * z - w * y);
-  R[7] = s * (y * z + w * x);
-  R[8] = 1 - s * (x * x + y * y);
-}
 
 // initial state y[7] of a model
 static inline void rigid_initialState(const rigidModel* m, double y[7]) {
@@ -118,7 +106,7 @@ static inline void rigid_rhs(const rigidModel* m, double t, const double y[7], d
   double T[3] = {0, 0, 0};
   if (m->torque) {
     double R[9], tau[3];
-    rigid_quatToMat(R, q);
+    ref_quatToMat(R, q);
     m->torque(t, R, tau);
     for (int i = 0; i < 3; i++) {
       T[i] = R[i] * tau[0] + R[3 + i] * tau[1] + R[6 + i] * tau[2];

@@ -109,7 +109,7 @@ static int check_deck(const rigidModel* m, const char* path, double* tend) {
   double pe_ref = pe;
   if (m->potential) {
     double R[9];
-    rigid_quatToMat(R, y);
+    ref_quatToMat(R, y);
     pe_ref = m->potential(R);
   }
   double tol = 1e-9;
