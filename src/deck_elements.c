@@ -673,6 +673,7 @@ static int beam_from_primary(rdDeck* dk, struct fy_node* map, const char* name, 
   memcpy(def->damping, b->mu, sizeof(def->damping));
   def->quadrature = (rdBeamQuadrature)quad;
   def->rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  def->virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
   return st;
 }
 
