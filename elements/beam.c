@@ -13,7 +13,9 @@
 // DOFs. The displacement field (RD_BEAM_FIELD_DISPLACEMENT) runs the same kernel on the nodal
 // displacement rotations d_k = q_k conj(q0_k) (increments R0_k dTheta) with the sections turned
 // once into fixed reference frames R0(s) at the quadrature points, and turns the rotation rows
-// and columns back. See docs/beam.md.
+// and columns back. With RD_BEAM_VIRTUAL_INTERPOLATED the moment rows are tested with the
+// interpolated nodal spatial virtual rotations: a_p = R c1, a_p' = R M (global) and
+// r_theta_k = R_k^T g_k. See docs/beam.md.
 #include "beam.h"
 
 #include <math.h>
@@ -34,6 +36,7 @@ struct rdBeam_ {
   rdContext* ctx;
   int n, nq;
   rdBeamField field;
+  rdBeamVirtual virt;
   int node[RD_BEAM_MAXNODE];
   int ident[RD_BEAM_MAXNODE];  // 0 .. n-1: node indices of the local arrays (displacement field)
   double* phi;   // nq x n
@@ -67,12 +70,15 @@ struct rdBeam_ {
 enum { MX = 0, G3 = 3, CX = 7, G1 = 10, G2 = 14, KX = 18, NG = 21, NPHI = 18, NDPHI = 14,
        NACC = 7 * (NPHI + NDPHI) };
 
+// doubles of nodal maps per node (wk.nod)
+enum { NNOD = 60, ER = 48 };
+
 // workspace of one evaluation, carved from rd_beamWorkSize doubles
 typedef struct {
   double* xq;    // nq x 3 positions of the last evaluation
   double* Fq;    // nq x 6 sectional forces of the last evaluation
   double* qn;    // n x 4 sign-aligned quaternions
-  double* nod;   // n x 4 x 3 x 4: E, Fw, Fa, dqdd/dW
+  double* nod;   // n x 5 x 4 x 3: E, Fw, Fa, dqdd/dW, Er (the map of the moment rows, r = Er^T g)
   double* g;     // n x 4 generalized quaternion forces
   double* acc;   // n x n x NACC Jacobian accumulators (node pair i, j at (i n + j) NACC)
   double* loc;   // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
@@ -81,7 +87,7 @@ typedef struct {
 
 // doubles of workspace for an element of n nodes and nq quadrature points
 static size_t work_doubles(int n, int nq) {
-  return (size_t)nq * 9 + (size_t)n * (4 + 48 + 4 + 19) + (size_t)n * (size_t)n * NACC;
+  return (size_t)nq * 9 + (size_t)n * (4 + NNOD + 4 + 19) + (size_t)n * (size_t)n * NACC;
 }
 
 
@@ -91,7 +97,7 @@ static wk carve(const rdBeam* b, double* mem) {
   w.Fq = w.xq + 3 * b->nq;
   w.qn = w.Fq + 6 * b->nq;
   w.nod = w.qn + 4 * b->n;
-  w.g = w.nod + 48 * b->n;
+  w.g = w.nod + NNOD * b->n;
   w.acc = w.g + 4 * b->n;
   w.loc = w.acc + (size_t)b->n * (size_t)b->n * NACC;
   return w;
@@ -181,6 +187,7 @@ MM_RANGE(mmF, F0, F1)
 MM_RANGE(mmI, I0, I1)
 MTM_RANGE(mtmF, F0, F1)
 MTM_RANGE(mtmA, 0, NS)
+MM_RANGE(mmA, 0, NS)
 
 // J (ld) block at (r0, c0) += s A (m x k)
 static void put(double* J, int ld, int r0, int c0, const double* A, int m, int k, double s) {
@@ -370,9 +377,10 @@ typedef struct {
   const double* k0;  // 3
 } secProp;
 
-// densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out
-static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, double* a,
-                    double* Ja, double F[6]) {
+// densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out. interp: the
+// moment densities for interpolated virtual rotations, a_p = (R c1, 0), a_p' = (R M, 0)
+static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, int interp,
+                    double* a, double* Ja, double F[6]) {
   qfield f;
   f.p = s->p;
   double n2 = 0;
@@ -462,9 +470,14 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   }
   m3_mulv(a + AX1, R, N);
   memset(a + AP, 0, 8 * sizeof(double));
-  mtm(a + AP, 1, f.Lam, 4, c1, 1, 4, 3, 1, 1);
-  mtm(a + AP, 1, Dp1, 4, Mm, 1, 4, 3, 1, 1);
-  mtm(a + AP1, 1, f.Lam, 4, Mm, 1, 4, 3, 1, 1);
+  if (interp) {
+    m3_mulv(a + AP, R, c1);
+    m3_mulv(a + AP1, R, Mm);
+  } else {
+    mtm(a + AP, 1, f.Lam, 4, c1, 1, 4, 3, 1, 1);
+    mtm(a + AP, 1, Dp1, 4, Mm, 1, 4, 3, 1, 1);
+    mtm(a + AP1, 1, f.Lam, 4, Mm, 1, 4, 3, 1, 1);
+  }
   if (!Ja) {
     return;
   }
@@ -597,6 +610,22 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, do
   memset(SL, 0, sizeof(SL));
   mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
   put(Ja, NS, AX1, CP, SL, 3, 4, -1);
+  if (interp) {
+    // a_p = R c1, a_p1 = R M: R dy - R skew(y) Lam dp
+    mmA(Ja + AP * NS, R, 3, Jc1, 3, 3, 1);
+    sk(S, c1);
+    m3_mul(RS, R, S);
+    memset(SL, 0, sizeof(SL));
+    mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
+    put(Ja, NS, AP, CP, SL, 3, 4, -1);
+    mmF(Ja + AP1 * NS, R, 3, JM, 3, 3, 1);
+    sk(S, Mm);
+    m3_mul(RS, R, S);
+    memset(SL, 0, sizeof(SL));
+    mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
+    put(Ja, NS, AP1, CP, SL, 3, 4, -1);
+    return;
+  }
   // a_p = Lam^T c1 + D_Lam(p1)^T M
   p3(X, &f, c1);
   put(Ja, NS, AP, CP, X, 4, 4, 1);
@@ -745,6 +774,9 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   if (def->field != RD_BEAM_FIELD_TOTAL && def->field != RD_BEAM_FIELD_DISPLACEMENT) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown rotation field %d", (int)def->field);
   }
+  if (def->virt != RD_BEAM_VIRTUAL_FIELD && def->virt != RD_BEAM_VIRTUAL_INTERPOLATED) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown virtual rotations %d", (int)def->virt);
+  }
   // one allocation
   size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13 +
               work_doubles(n, nq);
@@ -772,6 +804,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->work, work_doubles(n, nq));
 #undef TAKE
   b->field = def->field;
+  b->virt = def->virt;
   for (int k = 0; k < n; k++) {
     b->node[k] = def->node[k];
     b->ident[k] = k;
@@ -941,15 +974,23 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     const double* W = v + 6 * node[k] + 3;
     const double* Wd = vd + 6 * node[k] + 3;
     double Q[16], Y[12];
-    double* E = w->nod + 48 * k;
+    double* E = w->nod + NNOD * k;
     double* Fw = E + 12;
     double* Fa = E + 24;
     double* dW = E + 36;
+    double* Er = E + ER;
     qQ(Q, qk);
     for (int i = 0; i < 4; i++) {
       for (int j = 0; j < 3; j++) {
         E[3 * i + j] = 0.5 * Q[4 * i + 1 + j];
       }
+    }
+    if (b->virt == RD_BEAM_VIRTUAL_INTERPOLATED) {
+      // Er = [R_k; 0]: Er^T g = R_k^T g (global to the node's body frame)
+      rdu_quatToMat(Er, qk);
+      Er[9] = Er[10] = Er[11] = 0;
+    } else {
+      memcpy(Er, E, 12 * sizeof(double));
     }
     double W2 = v3_dot(W, W);
     for (int i = 0; i < 4; i++) {
@@ -1022,7 +1063,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       m3_mulv(lr.m_follow, b->R0g + 9 * g, ld->m_follow);
       lg = &lr;
     }
-    section(&s, &sp, lg, a, jac ? Ja : NULL, Fg);
+    section(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, a, jac ? Ja : NULL, Fg);
     if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
       double t[6];
       m3_tmulv(t, b->R0g + 9 * g, Fg);
@@ -1082,9 +1123,9 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       }
     }
   }
-  // moment rows r_theta_k = E_k^T g_k
+  // moment rows r_theta_k = Er_k^T g_k
   for (int k = 0; k < n; k++) {
-    mtm(r + 6 * k + 3, 1, w->nod + 48 * k, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
+    mtm(r + 6 * k + 3, 1, w->nod + NNOD * k + ER, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
   }
   return RD_OK;
 }
@@ -1109,11 +1150,18 @@ static void pair_acc(const rdBeam* b, const wk* w, int i, int j, double out[7 * 
 }
 
 
-// the derivative of the outer factor E_k^T of the moment rows: 1/4 (skew(h_v) - h_w I),
-// h = conj(q_k) (x) g_k (3x3, added to K at node k's rotation-rotation block)
-static void outer_stiffness(const wk* w, int k, double D[9]) {
+// the derivative of the outer factor Er_k^T of the moment rows (3x3, added to K at node k's
+// rotation-rotation block): E_k^T: 1/4 (skew(h_v) - h_w I), h = conj(q_k) (x) g_k;
+// R_k^T (interpolated virtual rotations): skew(R_k^T g_k)
+static void outer_stiffness(const rdBeam* b, const wk* w, int k, double D[9]) {
   const double* qk = w->qn + 4 * k;
   const double* gk = w->g + 4 * k;
+  if (b->virt == RD_BEAM_VIRTUAL_INTERPOLATED) {
+    double t[3];
+    m3_tmulv(t, w->nod + NNOD * k + ER, gk);
+    sk(D, t);
+    return;
+  }
   double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
   rdu_quatMul(h, qc, gk);
   sk(D, h + 1);
@@ -1144,7 +1192,7 @@ static void pair_cols(double out[42], const double* acc, int xc, int nm, const i
 }
 
 
-// blk (6x6 in a matrix of leading dimension ld) += [rows 0..2 of B; E_i^T rows 3..6 of B]
+// blk (6x6 in a matrix of leading dimension ld) += [rows 0..2 of B; Er_i^T rows 3..6 of B]
 static void pair_rows(double* blk, size_t ld, const double* Ei, const double B[42], double s) {
   for (int rr = 0; rr < 3; rr++) {
     for (int c = 0; c < 6; c++) {
@@ -1174,11 +1222,11 @@ static void finish_split(const rdBeam* b, const wk* w, double* M, double* C, dou
     }
   }
   for (int i = 0; i < n; i++) {
-    const double* Ei = w->nod + 48 * i;
+    const double* Ei = w->nod + NNOD * i + ER;
     for (int j = 0; j < n; j++) {
       double acc[7 * NG];
       pair_acc(b, w, i, j, acc);
-      const double* E = w->nod + 48 * j;
+      const double* E = w->nod + NNOD * j;
       const double* Fw = E + 12;
       const double* Fa = E + 24;
       const double* dW = E + 36;
@@ -1206,7 +1254,7 @@ static void finish_split(const rdBeam* b, const wk* w, double* M, double* C, dou
   }
   for (int k = 0; K && k < n; k++) {
     double D[9];
-    outer_stiffness(w, k, D);
+    outer_stiffness(b, w, k, D);
     double* blk = K + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
@@ -1226,7 +1274,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   double W[RD_BEAM_MAXNODE][3][12];
   for (int j = 0; j < n; j++) {
-    const double* E = w->nod + 48 * j;
+    const double* E = w->nod + NNOD * j;
     const double* T = c->T ? c->T + 9 * j : I3;
     const double* src[3][3] = {{E, NULL, NULL}, {E + 12, E, NULL}, {E + 24, E + 36, E}};
     double co[3] = {c->cK, c->cC, c->cM};
@@ -1251,7 +1299,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
     }
   }
   for (int i = 0; i < n; i++) {
-    const double* Ei = w->nod + 48 * i;
+    const double* Ei = w->nod + NNOD * i + ER;
     for (int j = 0; j < n; j++) {
       double acc[7 * NG];
       pair_acc(b, w, i, j, acc);
@@ -1278,7 +1326,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   }
   for (int k = 0; c->cK != 0 && k < n; k++) {
     double D[9], DT[9] = {0};
-    outer_stiffness(w, k, D);
+    outer_stiffness(b, w, k, D);
     mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
     double* blk = S + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
     for (int i = 0; i < 3; i++) {

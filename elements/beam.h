@@ -71,6 +71,15 @@ typedef enum {
   RD_BEAM_FIELD_DISPLACEMENT = 1
 } rdBeamField;
 
+// the virtual rotations the moment equations are tested with (docs/beam.md)
+typedef enum {
+  // the variations of the interpolated rotation field: Galerkin (default)
+  RD_BEAM_VIRTUAL_FIELD = 0,
+  // the nodes' spatial virtual rotations interpolated with the basis, as BeamDyn's weak form:
+  // the two differ at second order in the rotations (the torsion of a bent, twisted blade)
+  RD_BEAM_VIRTUAL_INTERPOLATED = 1
+} rdBeamVirtual;
+
 typedef struct rdBeamElemDef_ {
   int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
   const int* node;        // n model node indices (rigid nodes)
@@ -80,6 +89,7 @@ typedef struct rdBeamElemDef_ {
   double s0, s1;          // span coordinates of the element ends on the beam (0, 1 for one)
   rdBeamQuad quad;
   rdBeamField field;      // rotation interpolation (default RD_BEAM_FIELD_TOTAL)
+  rdBeamVirtual virt;     // virtual rotations (default RD_BEAM_VIRTUAL_FIELD)
 } rdBeamElemDef;
 
 // distributed loads per unit length, constant along the element (the caller scales them)

@@ -721,7 +721,10 @@ static int create_beam(rdModel* m, const rdBeamDef* d, const char* o, struct rdB
                       (rdBeamQuad)d->quadrature,
                       d->rotation_field == RD_BEAM_ROTATION_DISPLACEMENT
                           ? RD_BEAM_FIELD_DISPLACEMENT
-                          : RD_BEAM_FIELD_TOTAL};
+                          : RD_BEAM_FIELD_TOTAL,
+                      d->virtual_rotation == RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED
+                          ? RD_BEAM_VIRTUAL_INTERPOLATED
+                          : RD_BEAM_VIRTUAL_FIELD};
   int st = rd_createBeam(ctx, &ed, out);
   if (st == RD_ERR_NOMEM || st >= 0) {
     return st;

@@ -17,7 +17,7 @@ static const char* const elem_keys[] = {
     "name",          "type",   "node",      "nodes",   "mass",        "inertia", "com",
     "inertia_about", "anchor", "stiffness", "damping", "rest_length", "from",    "to",
     "sections",      "quadrature", "span",  "load",    "arc",         "key_points", "twist",
-    "rotation_field", "beamdyn", NULL};
+    "rotation_field", "virtual_rotation", "beamdyn", NULL};
 static const char* const body_keys[] = {"name",    "type", "node",          "mass",
                                         "inertia", "com",  "inertia_about", NULL};
 static const char* const mass_keys[] = {"name", "type", "node", "mass", NULL};
@@ -28,7 +28,7 @@ static const char* const bushing_keys[] = {"name",      "type",    "node", "node
 static const char* const beam_keys[] = {"name",     "type",       "nodes",      "from",    "to",
                                         "arc",      "key_points", "twist",      "sections",
                                         "quadrature", "span",     "damping",    "load",
-                                        "rotation_field", "beamdyn", NULL};
+                                        "rotation_field", "virtual_rotation", "beamdyn", NULL};
 // a beam from a BeamDyn primary file: the files give the rest
 static const char* const beamdyn_beam_keys[] = {"name", "type", "beamdyn", "load", NULL};
 static const char* const* const type_keys[] = {body_keys, mass_keys, spring_keys, bushing_keys,
@@ -211,6 +211,7 @@ static int read_bushing(rdDeck* dk, struct fy_node* map, const char* name) {
 
 static const char* const quad_names[] = {"full", "reduced", "stations", NULL};
 static const char* const field_names[] = {"total", "displacement", NULL};
+static const char* const virtual_names[] = {"field", "interpolated", NULL};
 static const char* const frame_names[] = {"global", "body", NULL};  // rdFrame order
 static const char* const section_keys[] = {"s", "stiffness", "mass", NULL};
 static const char* const load_keys[] = {"force", "moment", "frame", "function", NULL};
@@ -672,6 +673,7 @@ static int beam_from_primary(rdDeck* dk, struct fy_node* map, const char* name, 
   memcpy(def->damping, b->mu, sizeof(def->damping));
   def->quadrature = (rdBeamQuadrature)quad;
   def->rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  def->virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
   return st;
 }
 
@@ -693,7 +695,7 @@ static int sections_from_blade(rdDeck* dk, struct fy_node* map, rdBeamDef* def, 
 static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
   rdBeamDef def = rd_defaultBeamDef();
   def.name = name;
-  int nodes[RD_BEAM_MAX_NODES], quad = 0, field = 0, st;
+  int nodes[RD_BEAM_MAX_NODES], quad = 0, field = 0, virt = 0, st;
   rdBdBlade blade;
   memset(&blade, 0, sizeof(blade));
   double* buf = NULL;
@@ -724,10 +726,14 @@ static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
       st = rd_deckGetEnum(dk, map, "rotation_field", field_names, 0, &field);
     }
     if (st >= 0) {
+      st = rd_deckGetEnum(dk, map, "virtual_rotation", virtual_names, 0, &virt);
+    }
+    if (st >= 0) {
       st = rd_deckGetVec(dk, map, "span", 2, 0, def.span);
     }
     def.quadrature = (rdBeamQuadrature)quad;
     def.rotation_field = (rdBeamRotationField)field;
+    def.virtual_rotation = (rdBeamVirtualRotation)virt;
   }
   if (st >= 0) {
     st = beam_load(dk, map, &def);

@@ -115,6 +115,7 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
   memcpy(b.damping, in->blade.mu, sizeof(b.damping));
   b.quadrature = in->prim.quadrature == 2 ? RD_BEAM_QUADRATURE_STATIONS : RD_BEAM_QUADRATURE_FULL;
   b.rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  b.virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
   for (int i = 0; i < 3; i++) {
     b.force[i] = in->drv.distr[i];
     b.moment[i] = in->drv.distr[3 + i];
@@ -248,7 +249,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
           "# BeamDyn's blade frame has the beam axis along z; here the section frame has it along x:\n"
           "# 6x6 matrices C' = Q C Q^T, Q = diag(P, P), P = [[0,0,1],[1,0,0],[0,1,0]]; key points\n"
           "# fitted as BeamDyn does (least squares, degree order_elem, in z), nodes at the GLL points;\n"
-          "# rotation_field: displacement gives BeamDyn's section frames between the nodes.\n",
+          "# rotation_field: displacement gives BeamDyn's section frames between the nodes,\n"
+          "# virtual_rotation: interpolated its weak form of the moment equations.\n",
           in->driver, in->driver, in->drv.primary, in->prim.blade);
   fprintf(out, "title: \"BeamDyn import: %s\"\n", in->driver);
   fprintf(out, "gravity: ");
@@ -287,7 +289,9 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
   for (int k = 0; k < m->nd.n; k++) {
     fprintf(out, "%sblade_%d", k ? ", " : "", k);
   }
-  fprintf(out, "]\n    quadrature: %s\n    rotation_field: displacement\n    damping: ",
+  fprintf(out,
+          "]\n    quadrature: %s\n    rotation_field: displacement\n"
+          "    virtual_rotation: interpolated\n    damping: ",
           in->prim.quadrature == 2 ? "stations" : "full");
   vec(out, in->blade.mu, 6);
   fprintf(out, "  # BeamDyn mu (%s)\n", in->blade.damp_type ? "damp_type 1" : "no damping");

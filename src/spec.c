@@ -810,6 +810,7 @@ rdBeamDef rd_defaultBeamDef(void) {
   memset(&d, 0, sizeof(d));
   d.quadrature = RD_BEAM_QUADRATURE_FULL;
   d.rotation_field = RD_BEAM_ROTATION_TOTAL;
+  d.virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_FIELD;
   d.span[1] = 1;
   d.load_frame = RD_FRAME_GLOBAL;
   d.timefn = RD_NO_TIMEFN;
@@ -858,6 +859,11 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
       def->rotation_field != RD_BEAM_ROTATION_DISPLACEMENT) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown rotation field %d", def->name,
                     (int)def->rotation_field);
+  }
+  if (def->virtual_rotation != RD_BEAM_VIRTUAL_ROTATION_FIELD &&
+      def->virtual_rotation != RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown virtual rotations %d", def->name,
+                    (int)def->virtual_rotation);
   }
   if (def->load_frame != RD_FRAME_GLOBAL && def->load_frame != RD_FRAME_BODY) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown load frame", def->name);

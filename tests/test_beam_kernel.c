@@ -120,7 +120,8 @@ static void rand_mass(double* M) {
 }
 
 // curved and twisted reference: helix-like arc, section frame twisted along the span
-static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamField field) {
+static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamField field,
+                      rdBeamVirtual virt) {
   memset(c, 0, sizeof(*c));
   c->n = n;
   double xn[RD_BEAM_MAXNODE];
@@ -152,7 +153,7 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamFie
   for (int i = 0; i < 6; i++) {
     c->sec.mu[i] = 0.01 * (1 + i);
   }
-  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad, field};
+  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad, field, virt};
   int st = rd_createBeam(ctx, &d, &c->b);
   CHECK(st == RD_OK);
 }
@@ -203,10 +204,11 @@ static double relerr(const double* A, const double* F, int nd, int r0, int c0, i
   return s > 0 ? e / s : e;
 }
 
-static void fd_check(int n, rdBeamQuad quad, rdBeamField field, unsigned seed, double* worst) {
+static void fd_check(int n, rdBeamQuad quad, rdBeamField field, rdBeamVirtual virt,
+                     unsigned seed, double* worst) {
   srand(seed);
   beamCase c;
-  make_case(&c, n, quad, 1, field);
+  make_case(&c, n, quad, 1, field, virt);
   int nd = 6 * n;
   size_t nn = (size_t)nd * (size_t)nd;
   double* q = malloc(sizeof(double) * 7 * (size_t)n);
@@ -282,25 +284,31 @@ static void test_tangents(void) {
   static const int orders[] = {2, 3, 5, 15};
   static const char* names[] = {"K", "C", "M"};
   printf("exact tangents vs central differences, max error / max |entry| of the matrix:\n");
-  printf("  order quad  field %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt", "K_tx",
-         "K_tt");
-  for (int field = 0; field < 2; field++) {
+  printf("  order quad  field virt  %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt",
+         "K_tx", "K_tt");
+  // (field, virtual rotations): total/field, displacement/field, then both fields with the
+  // interpolated virtual rotations
+  for (int fv = 0; fv < 4; fv++) {
+    int field = fv % 2, virt = fv / 2;
     for (int o = 0; o < 4; o++) {
       for (int quad = 0; quad < 3; quad++) {
-        if (field && (orders[o] == 3 || quad == 1)) {
-          continue;  // the displacement field: orders 2, 5, 15, full and station quadrature
+        if ((field || virt) && (orders[o] == 3 || quad == 1)) {
+          continue;  // orders 2, 5, 15, full and station quadrature
         }
         double worst[12] = {0};
         for (unsigned seed = 1; seed <= 3; seed++) {
-          fd_check(orders[o], (rdBeamQuad)quad, (rdBeamField)field, seed + 17 * (unsigned)o,
-                   worst);
+          fd_check(orders[o], (rdBeamQuad)quad, (rdBeamField)field, (rdBeamVirtual)virt,
+                   seed + 17 * (unsigned)o, worst);
         }
-        printf("  %5d %-6s %-5s", orders[o], quad == 0 ? "full" : quad == 1 ? "red." : "stat.",
-               field ? "disp" : "total");
+        printf("  %5d %-6s %-5s %-5s", orders[o],
+               quad == 0   ? "full"
+               : quad == 1 ? "red."
+                           : "stat.",
+               field ? "disp" : "total", virt ? "interp" : "field");
         for (int k = 0; k < 12; k++) {
           printf(" %.1e", worst[k]);
-          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d %s block %d: %g", orders[o], quad,
-                    field, names[k / 4], k % 4, worst[k]);
+          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d virt %d %s block %d: %g",
+                    orders[o], quad, field, virt, names[k / 4], k % 4, worst[k]);
         }
         printf("\n");
       }
@@ -312,12 +320,13 @@ static void test_tangents(void) {
 // objectivity, reference state, patch tests
 
 static void test_objectivity(void) {
-  for (int t = 0; t < 4; t++) {
+  for (int t = 0; t < 8; t++) {
     int n = t % 2 ? 15 : 2;
-    rdBeamField field = t < 2 ? RD_BEAM_FIELD_TOTAL : RD_BEAM_FIELD_DISPLACEMENT;
+    rdBeamField field = t / 2 % 2 ? RD_BEAM_FIELD_DISPLACEMENT : RD_BEAM_FIELD_TOTAL;
+    rdBeamVirtual virt = t / 4 ? RD_BEAM_VIRTUAL_INTERPOLATED : RD_BEAM_VIRTUAL_FIELD;
     srand(5);
     beamCase c;
-    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field);
+    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field, virt);
     int nd = 6 * n;
     double q[7 * RD_BEAM_MAXNODE], z[6 * RD_BEAM_MAXNODE] = {0}, r[6 * RD_BEAM_MAXNODE];
     double r2[6 * RD_BEAM_MAXNODE];
@@ -388,7 +397,7 @@ static void test_field_agree(void) {
       double en[2][9];
       for (int f = 0; f < 2; f++) {
         srand(seed);
-        make_case(&c[f], n, RD_BEAM_QUAD_STATIONS, 0, (rdBeamField)f);
+        make_case(&c[f], n, RD_BEAM_QUAD_STATIONS, 0, (rdBeamField)f, RD_BEAM_VIRTUAL_FIELD);
         double qr[4];
         rot_quat(qr, 0.4, -0.3, 1.1);  // the same frame at every node, not the identity
         for (int k = 0; k < n; k++) {
@@ -396,7 +405,7 @@ static void test_field_agree(void) {
         }
         rd_destroyBeam(&c[f].b);
         rdBeamElemDef d = {n, c[f].node, c[f].x0, c[f].q0, &c[f].sec, 0, 1,
-                           RD_BEAM_QUAD_STATIONS, (rdBeamField)f};
+                           RD_BEAM_QUAD_STATIONS, (rdBeamField)f, RD_BEAM_VIRTUAL_FIELD};
         CHECK(rd_createBeam(ctx, &d, &c[f].b) == RD_OK);
       }
       srand(100 + seed);
@@ -433,6 +442,59 @@ static void test_field_agree(void) {
   }
 }
 
+// the two virtual rotations on the displacement field differ at second order in the
+// displacement: halving a deformation of amplitude a (rotations, translations, rates) quarters
+// the difference of the residuals, while the residuals themselves halve. On the total field of
+// the curved, twisted reference the nodal frames differ by O(1): the gap is first order there.
+static double virtual_gap(rdBeamField field, double a, double* scale) {
+  beamCase c[2];
+  int n = 5, nd = 6 * n;
+  double q[7 * RD_BEAM_MAXNODE], v[6 * RD_BEAM_MAXNODE], vd[6 * RD_BEAM_MAXNODE];
+  double r[2][6 * RD_BEAM_MAXNODE];
+  for (int t = 0; t < 2; t++) {
+    srand(31);
+    make_case(&c[t], n, RD_BEAM_QUAD_STATIONS, 1, field, (rdBeamVirtual)t);
+  }
+  srand(32);
+  for (int k = 0; k < n; k++) {
+    double th[4];
+    rot_quat(th, a * RND(), a * RND(), a * RND());
+    for (int i = 0; i < 3; i++) {
+      q[7 * k + i] = c[0].x0[3 * k + i] + a * RND();
+    }
+    rdu_quatMul(q + 7 * k + 3, c[0].q0 + 4 * k, th);
+    for (int i = 0; i < 6; i++) {
+      v[6 * k + i] = a * RND();
+      vd[6 * k + i] = a * RND();
+    }
+  }
+  for (int t = 0; t < 2; t++) {
+    CHECK(rd_beamEval(c[t].b, q, v, vd, NULL, r[t], NULL, NULL, NULL) == RD_OK);
+    rd_destroyBeam(&c[t].b);
+  }
+  double e = 0, s = 0;
+  for (int i = 0; i < nd; i++) {
+    e = fmax(e, fabs(r[0][i] - r[1][i]));
+    s = fmax(s, fabs(r[0][i]));
+  }
+  *scale = s;
+  return e;
+}
+
+static void test_virtual_order(void) {
+  for (int f = 1; f >= 0; f--) {
+    double s1, s2;
+    double e1 = virtual_gap((rdBeamField)f, 1e-2, &s1);
+    double e2 = virtual_gap((rdBeamField)f, 5e-3, &s2);
+    printf("virtual rotations field vs interpolated, %s field: gap %.3e (a = 1e-2), %.3e (a/2), "
+           "ratio %.3f; residual ratio %.3f\n",
+           f ? "displacement" : "total", e1, e2, e1 / e2, s1 / s2);
+    double order = f ? 4 : 2;
+    CHECK_MSG(e1 > 0 && fabs(e1 / e2 - order) < 0.2, "field %d: gap ratio %g", f, e1 / e2);
+    CHECK_MSG(fabs(s1 / s2 - 2) < 0.1, "field %d: first-order residual: ratio %g", f, s1 / s2);
+  }
+}
+
 // straight beam along x, identity section frames, section K (6x6) and optional mass
 static rdBeam* straight(int n, double L, const double* K, const double* M, rdBeamSection* sec,
                         double* x0, double* q0, int* node) {
@@ -459,7 +521,8 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
   sec->eta = eta1;
   sec->K = K;
   sec->M = M;
-  rdBeamElemDef d = {n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL};
+  rdBeamElemDef d = {n,    node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL,
+                     RD_BEAM_VIRTUAL_FIELD};
   rdBeam* b = NULL;
   rd_createBeam(ctx, &d, &b);
   return b;
@@ -716,10 +779,14 @@ static void test_errors(void) {
   sec.mu[2] = 0;
   int node[2] = {0, 1};
   double x0[6] = {0}, q0[8] = {1, 0, 0, 0, 1, 0, 0, 0};
-  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL};
+  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL,
+                     RD_BEAM_VIRTUAL_FIELD};
   rdBeam* b = NULL;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_MODEL);  // coincident nodes
   CHECK(b == NULL);
+  d.virt = (rdBeamVirtual)2;
+  CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_ARG);
+  d.virt = RD_BEAM_VIRTUAL_FIELD;
   d.n = 1;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_ARG);
 }
@@ -734,11 +801,11 @@ static void test_sum(void) {
   double worst = 0, rworst = 0;
   static const int orders[] = {2, 5, 15};
   for (int cs = 0; cs < 18; cs++) {
-    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2;
+    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2, virt = cs / 2 % 2;
     {
       srand(91 + 7 * (unsigned)o + (unsigned)quad);
       beamCase c;
-      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field);
+      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field, (rdBeamVirtual)virt);
       int n = orders[o], nd = 6 * n;
       size_t nn = (size_t)nd * (size_t)nd;
       double* q = malloc(sizeof(double) * 7 * (size_t)n);
@@ -814,6 +881,7 @@ int main(int argc, char** argv) {
   test_errors();
   test_objectivity();
   test_field_agree();
+  test_virtual_order();
   test_patch();
   test_tangents();
   test_sum();

@@ -201,6 +201,15 @@ typedef enum rdBeamRotationField_ {
   RD_BEAM_ROTATION_DISPLACEMENT = 1
 } rdBeamRotationField;
 
+// the virtual rotations a beam element's moment equations are tested with (docs/beam.md)
+typedef enum rdBeamVirtualRotation_ {
+  // the variations of the interpolated rotation field: Galerkin (default)
+  RD_BEAM_VIRTUAL_ROTATION_FIELD = 0,
+  // the nodes' virtual rotations (global components) interpolated with the basis, as in
+  // OpenFAST BeamDyn's weak form; differs from the above at second order in the rotations
+  RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED = 1
+} rdBeamVirtualRotation;
+
 // One geometrically exact (Simo-Reissner) beam element of nnode rigid nodes: a Legendre
 // spectral element whose nodes sit at the Gauss-Lobatto-Legendre points of the element, listed
 // in order from one end to the other. The reference line is interpolated from the nodes'
@@ -227,6 +236,7 @@ typedef struct rdBeamDef_ {
   double damping[6];         // mu >= 0: [N; M]_damping = diag(mu) K d/dt [Gamma; kappa]
   rdBeamQuadrature quadrature;
   rdBeamRotationField rotation_field;  // default RD_BEAM_ROTATION_TOTAL
+  rdBeamVirtualRotation virtual_rotation;  // default RD_BEAM_VIRTUAL_ROTATION_FIELD
   double span[2];            // span coordinates of this element on its beam, default [0, 1]
   double force[3];           // distributed force per length, scaled by timefn (default 0)
   double moment[3];          // distributed moment per length, scaled by timefn (default 0)
