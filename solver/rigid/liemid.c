@@ -14,9 +14,9 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 // one explicit midpoint-Lie substep (number k of the step) of size hs for body i from body
 // momentum b (the torque impulse already added, pulled back to the frame of the attitude):
 // J psi / hs = exp(-psi/2) b; on return b' = exp(-psi) b and dq = the quaternion of exp(psi)
-// (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and scale = 2|b| precomputed)
+// (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and bb = |b|^2 precomputed)
 RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
-                   const double jh[3], const double hi[3], double scale, double b[3],
+                   const double jh[3], const double hi[3], double bb, double b[3],
                    double dq[4], int* iters) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
@@ -24,7 +24,7 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
   double eb[3];
   // the inverse tangent of this substep from an earlier step, if made for this substep size
   const double* Ki = fabs(mem->hK[k] - hs) <= 1e-6 * hs ? mem->Ki[k] : NULL;
-  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, scale, b, Ki, sc->Ki[k],
+  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, bb, b, Ki, sc->Ki[k],
                                           &sc->knew[k], eb, dq, iters)
                     : rg_rotvecNewton(m, v, i, t, bd->J, bd->Jinv, 0, b, hs, Ki, sc->Ki[k],
                                       &sc->knew[k], eb, dq, iters);
@@ -49,7 +49,7 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
   v3_axpy(sc->b, kick0, mem->T);
   int st;
   double hs = variant == VARIANT_EA ? 0.5 * h : h, jh[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  double scale = 2 * v3_norm(sc->b);
+  double bb = v3_dot(sc->b, sc->b);
   if (b->diag) {
     for (int k = 0; k < 3; k++) {
       jh[k] = b->J[4 * k] / hs;
@@ -59,13 +59,13 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
   if (variant == VARIANT_EA) {
     // q' = q exp(psi_a) exp(psi_b), normalized once
     double dqa[4], dqb[4];
-    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dqa, iters);
-    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, scale, sc->b, dqb, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters);
+    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters);
     if (st == RD_OK) {
       rg_quatMul(dq, dqa, dqb);
     }
   } else {
-    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dq, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters);
   }
   if (st != RD_OK) {
     return st;
