@@ -148,8 +148,8 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
     for (int k = 0; k < nsub; k++) {
       if (sc->knew[k]) {
         memcpy(v->mem[i].Ki[k], sc->Ki[k], sizeof(sc->Ki[k]));
+        v->mem[i].hK[k] = sc->hK[k];
       }
-      v->mem[i].hK[k] = sc->hK[k];
     }
   }
   rg_countIterations(d, iters);
