@@ -94,10 +94,9 @@ static inline void finish(const rgView* v, int i, double kick1) {
     v3_scale(sc->ar, sc->f, 1 / b->mass);
   }
   (void)mem;
-  // the Euler equations at the end: J A = T - W x J W
-  double JW[3], gyro[3], rhs[3];
-  rg_jmul(JW, b->J, sc->W, b->diag);
-  v3_cross(gyro, sc->W, JW);
+  // the Euler equations at the end: J A = T - W x J W, with the momentum J W = b
+  double gyro[3], rhs[3];
+  v3_cross(gyro, sc->W, sc->b);
   v3_sub(rhs, sc->T, gyro);
   rg_jmul(sc->A, b->Jinv, rhs, b->diag);
 }
