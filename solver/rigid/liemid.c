@@ -38,7 +38,7 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
 
 
 // the rotation of body i from t to t + h up to the end impulse, and the translation
-static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
+RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
                          int variant, double kick0, int* iters) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
@@ -83,7 +83,7 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
 
 
 // the end of the step for body i once its torque (sc->T) and force (sc->f) at t + h are known
-static inline void finish(const rgView* v, int i, double kick1) {
+RG_HOT void finish(const rgView* v, int i, double kick1) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
@@ -102,7 +102,7 @@ static inline void finish(const rgView* v, int i, double kick1) {
 }
 
 
-static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
+RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   rgView* v = rg_view(m, d);
   const rdState* s = &d->s;
   double t1 = s->t + h;
