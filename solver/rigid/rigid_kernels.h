@@ -560,7 +560,7 @@ static inline double sum3(const double x[3]) {
   return x[0] + (x[1] + x[2]);
 }
 
-static inline int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame) {
+RG_HOT int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame) {
   // the numbers this step writes; a pinned body's rotation point stays where it is
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
