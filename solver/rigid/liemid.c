@@ -17,7 +17,7 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 // (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and bb = |b|^2 precomputed)
 RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
                    const double jh[3], const double hi[3], double bb, double b[3],
-                   double dq[4], int* iters) {
+                   double dq[4], int* iters, int* newK) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
@@ -32,6 +32,7 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
     return st;
   }
   sc->hK[k] = hs;
+  *newK |= sc->knew[k];
   v3_copy(b, eb);
   return RD_OK;
 }
@@ -39,7 +40,7 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
 
 // the rotation of body i from t to t + h up to the end impulse, and the translation
 RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
-                         int variant, double kick0, int* iters) {
+                         int variant, double kick0, int* iters, int* newK) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
@@ -59,13 +60,13 @@ RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, do
   if (variant == VARIANT_EA) {
     // q' = q exp(psi_a) exp(psi_b), normalized once
     double dqa[4], dqb[4];
-    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters);
-    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters, newK);
+    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters, newK);
     if (st == RD_OK) {
       rg_quatMul(dq, dqa, dqb);
     }
   } else {
-    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters, newK);
   }
   if (st != RD_OK) {
     return st;
@@ -110,14 +111,14 @@ RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   double kick0 = variant == VARIANT_E2 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   double kick1 = variant == VARIANT_E1 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   int nsub = variant == VARIANT_EA ? 2 : 1;
-  int iters = 0, st = RD_OK;
+  int iters = 0, newK = 0, st = RD_OK;
   // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
   if (!rg_generic(v, d)) {
     // only the weights act: each body's step is independent, one pass
     d->stats.load_evaluations++;
     for (int i = 0; i < v->nb && st == RD_OK; i++) {
       rgScratch* sc = &v->sc[i];
-      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      st = rotate(m, v, s, i, h, variant, kick0, &iters, &newK);
       if (st == RD_OK) {
         rg_bodyLoad(&v->body[i], sc->q, NULL, 1, sc->T, sc->f);
         finish(v, i, kick1);
@@ -127,7 +128,7 @@ RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
     rg_trialBegin(m, d, v);
     for (int i = 0; i < v->nb && st == RD_OK; i++) {
       const rgBody* b = &v->body[i];
-      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      st = rotate(m, v, s, i, h, variant, kick0, &iters, &newK);
       rg_placeNode(b, v->q, v->sc[i].q, b->pinned ? v->mem[i].xr : v->sc[i].xr);
     }
     // the torque at the end: the end impulse now, the start impulse of the next step
@@ -142,7 +143,7 @@ RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
     return st;
   }
   // the inverse tangents made in this step, for the next (modified Newton)
-  for (int i = 0; i < v->nb; i++) {
+  for (int i = 0; i < v->nb && newK; i++) {
     rgScratch* sc = &v->sc[i];
     for (int k = 0; k < nsub; k++) {
       if (sc->knew[k]) {
