@@ -63,6 +63,32 @@ static inline void rg_rotCoef(double y, double* c, double* s1, double* s2) {
   }
 }
 
+// the coefficients of exp(-psi/2) in terms of psi, xx = |psi|^2 (y = xx/4): g1 = -s1/2,
+// g2 = s2/4 and c of rg_rotCoef at y, so that exp(-psi/2) a = a + g1 psi x a +
+// g2 (psi (psi.a) - xx a). The polynomials' coefficients are rg_rotCoef's times -1/2 and 1/4
+// and c = 1 - xx g2: the same numbers bit for bit (scalings by powers of 2 are exact)
+static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) {
+  double y = 0.25 * xx;
+  if (y <= 1e-6) {
+    *g1 = -0.5 + y * (1.0 / 12 - y * (1.0 / 240));
+    *g2 = 0.125 - y * (1.0 / 96 - y * (1.0 / 2880));
+    *c = 1 - xx * *g2;
+  } else if (y <= 0.0625) {
+    *g1 = -0.5 + y * (1.0 / 12 -
+                      y * (1.0 / 240 -
+                           y * (1.0 / 10080 - y * (1.0 / 725760 - y * (1.0 / 79833600)))));
+    *g2 = 0.125 - y * (1.0 / 96 -
+                       y * (1.0 / 2880 -
+                            y * (1.0 / 161280 - y * (1.0 / 14515200 - y * (1.0 / 1916006400)))));
+    *c = 1 - xx * *g2;
+  } else {
+    double s1, s2;
+    rg_rotCoef(y, c, &s1, &s2);
+    *g1 = -0.5 * s1;
+    *g2 = 0.25 * s2;
+  }
+}
+
 // cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi)
 static inline double rg_halfAngle(const double psi[3], double* c) {
   double s1, s2;
@@ -483,8 +509,8 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
 // rg_rotvecNewton for a diagonal J = diag(j), written out in scalars, with jh = j/h,
 // hi = h/j and bb = |b|^2 given (the half steps of LIEMID[EA] share them: the same h, and |b|
 // does not change under the rotation between them); the test |r| <= tol 2|b| is made in squares.
-// exp(-psi/2) is applied as in rg_rotate with p = -psi/2 folded into the coefficients:
-// g1 = -s1/2, g2 = s2/4 and the products with psi (scalings by powers of 2: the same numbers)
+// exp(-psi/2) is applied as in rg_rotate with p = -psi/2 folded into the coefficients
+// (rg_rotCoefHalf) and the products with psi (scalings by powers of 2: the same numbers)
 RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
                                const double jh[3], const double hi[3], double bb,
                                const double b[3], const double* Ki_old, double Ki_new[9],
@@ -508,9 +534,8 @@ RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double
   const double* Ki = Ki_old;
   *knew = 0;
   for (int it = 0;; it++) {
-    double xx = x0 * x0 + x1 * x1 + x2 * x2, y = 0.25 * xx, c, s1, s2;
-    rg_rotCoef(y, &c, &s1, &s2);
-    double g1 = -0.5 * s1, g2 = 0.25 * s2;
+    double xx = x0 * x0 + x1 * x1 + x2 * x2, c, g1, g2;
+    rg_rotCoefHalf(xx, &c, &g1, &g2);
     // e = exp(-psi/2) b
     double xb = x0 * b0 + x1 * b1 + x2 * b2;
     double e0 = b0 + (g1 * (x1 * b2 - x2 * b1) + g2 * (xb * x0 - xx * b0));
@@ -537,7 +562,7 @@ RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double
     if (!Ki || it > 0) {
       double Jh[9] = {jh0, 0, 0, 0, jh1, 0, 0, 0, jh2};
       double psi[3] = {x0, x1, x2}, e[3] = {e0, e1, e2};
-      if (rg_rotvecTangent(Ki_new, Jh, psi, e, s1, s2, y)) {
+      if (rg_rotvecTangent(Ki_new, Jh, psi, e, -2 * g1, 4 * g2, 0.25 * xx)) {
         *iters += it;
         rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)",
                       sqrt(rr), 2 * sqrt(bb), it);
