@@ -326,11 +326,11 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
       *iters += it;
       return RD_OK;
     }
-    double rn = sqrt(rr);
-    if (it == maxit || !isfinite(rn)) {
+    // (rr is finite exactly when |r| is)
+    if (it == maxit || !isfinite(rr)) {
       A[0] = a0, A[1] = a1, A[2] = a2;
       *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the angular acceleration", rn, scale, it);
+      return rg_newtonFail(m, v, ib, t, "the angular acceleration", sqrt(rr), scale, it);
     }
     // K = J + h/2 (skew(W) J - skew(J W))
     double K[9] = {j0,
@@ -350,8 +350,8 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
     } else if (rg_solve3(dA, K, r)) {
       A[0] = a0, A[1] = a1, A[2] = a2;
       *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the angular acceleration (singular tangent)", rn, scale,
-                           it);
+      return rg_newtonFail(m, v, ib, t, "the angular acceleration (singular tangent)", sqrt(rr),
+                           scale, it);
     }
     a0 -= dA[0], a1 -= dA[1], a2 -= dA[2];
   }
