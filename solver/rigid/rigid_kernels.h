@@ -65,25 +65,27 @@ static inline void rg_rotCoef(double y, double* c, double* s1, double* s2) {
 
 // the coefficients of exp(-psi/2) in terms of psi, xx = |psi|^2 (y = xx/4): g1 = -s1/2,
 // g2 = s2/4 and c of rg_rotCoef at y, so that exp(-psi/2) a = a + g1 psi x a +
-// g2 (psi (psi.a) - xx a). The polynomials' coefficients are rg_rotCoef's times -1/2 and 1/4
-// and c = 1 - xx g2: the same numbers bit for bit (scalings by powers of 2 are exact)
+// g2 (psi (psi.a) - xx a). The polynomials are rg_rotCoef's in xx: each coefficient of y^k
+// times -1/2 (g1) or 1/4 (g2), over 4^k, and c = 1 - xx g2: the same numbers bit for bit
+// (scalings by powers of 2 are exact), without forming y on the way to the residual
 static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) {
-  double y = 0.25 * xx;
-  if (y <= 1e-6) {
-    *g1 = -0.5 + y * (1.0 / 12 - y * (1.0 / 240));
-    *g2 = 0.125 - y * (1.0 / 96 - y * (1.0 / 2880));
+  if (xx <= 4 * 1e-6) {
+    *g1 = -0.5 + xx * (1.0 / 48 - xx * (1.0 / 3840));
+    *g2 = 0.125 - xx * (1.0 / 384 - xx * (1.0 / 46080));
     *c = 1 - xx * *g2;
-  } else if (y <= 0.0625) {
-    *g1 = -0.5 + y * (1.0 / 12 -
-                      y * (1.0 / 240 -
-                           y * (1.0 / 10080 - y * (1.0 / 725760 - y * (1.0 / 79833600)))));
-    *g2 = 0.125 - y * (1.0 / 96 -
-                       y * (1.0 / 2880 -
-                            y * (1.0 / 161280 - y * (1.0 / 14515200 - y * (1.0 / 1916006400)))));
+  } else if (xx <= 4 * 0.0625) {
+    *g1 = -0.5 + xx * (1.0 / 48 -
+                       xx * (1.0 / 3840 -
+                             xx * (1.0 / 645120 -
+                                   xx * (1.0 / 185794560 - xx * (1.0 / 81749606400)))));
+    *g2 = 0.125 - xx * (1.0 / 384 -
+                        xx * (1.0 / 46080 -
+                              xx * (1.0 / 10321920 -
+                                    xx * (1.0 / 3715891200 - xx * (1.0 / 1961990553600)))));
     *c = 1 - xx * *g2;
   } else {
     double s1, s2;
-    rg_rotCoef(y, c, &s1, &s2);
+    rg_rotCoef(0.25 * xx, c, &s1, &s2);
     *g1 = -0.5 * s1;
     *g2 = 0.25 * s2;
   }
