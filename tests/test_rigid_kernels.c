@@ -31,7 +31,7 @@ static double ulps(double x, double ref) {
 static void test_rotcoef(void) {
   // worst error per coefficient, [0]: the polynomial tiers (y <= 1/16), [1]: libm's tier
   double worst[2][3] = {{0, 0, 0}, {0, 0, 0}};
-  int n = 0;
+  int n = 0, half_mismatch = 0;
   for (int i = 1; i <= 200000; i++) {
     // x from 1e-8 to 1, half of the points below x = 1e-3 (y = 1e-6)
     double x = i <= 100000 ? 1e-8 * pow(1e5, i / 100000.0)
@@ -43,6 +43,10 @@ static void test_rotcoef(void) {
     long double xl = x, hl = sinl(0.5L * xl) / xl;
     double ref[3] = {(double)cosl(xl), (double)(sinl(xl) / xl), (double)(2 * hl * hl)};
     double got[3] = {c, s1, s2};
+    // the scaled coefficients of the LIEMID kernel, from |psi|^2 = 4 y
+    double ch, g1, g2;
+    rg_rotCoefHalf(4 * y, &ch, &g1, &g2);
+    half_mismatch += ch != c || g1 != -0.5 * s1 || g2 != 0.25 * s2;
     int tier = y > 0.0625;
     for (int k = 0; k < 3; k++) {
       double u = ulps(got[k], ref[k]);
@@ -50,6 +54,9 @@ static void test_rotcoef(void) {
     }
     n++;
   }
+  printf("# rg_rotCoefHalf = (c, -s1/2, s2/4) of rg_rotCoef bit for bit over the same angles: "
+         "%d mismatches\n", half_mismatch);
+  CHECK(half_mismatch == 0);
   printf("# rg_rotCoef vs libm over %d angles in [1e-8, 1], in ulp: polynomials (x <= 1/4) "
          "cos %.2f, sin(x)/x %.2f, (1 - cos x)/x^2 %.2f; libm tier %.2f %.2f %.2f\n",
          n, worst[0][0], worst[0][1], worst[0][2], worst[1][0], worst[1][1], worst[1][2]);

@@ -14,17 +14,17 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 // one explicit midpoint-Lie substep (number k of the step) of size hs for body i from body
 // momentum b (the torque impulse already added, pulled back to the frame of the attitude):
 // J psi / hs = exp(-psi/2) b; on return b' = exp(-psi) b and dq = the quaternion of exp(psi)
-// (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and scale = 2|b| precomputed)
+// (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and bb = |b|^2 precomputed)
 RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
-                   const double jh[3], const double hi[3], double scale, double b[3],
-                   double dq[4], int* iters) {
+                   const double jh[3], const double hi[3], double bb, double b[3],
+                   double dq[4], int* iters, int* newK) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
   double eb[3];
   // the inverse tangent of this substep from an earlier step, if made for this substep size
   const double* Ki = fabs(mem->hK[k] - hs) <= 1e-6 * hs ? mem->Ki[k] : NULL;
-  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, scale, b, Ki, sc->Ki[k],
+  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, bb, b, Ki, sc->Ki[k],
                                           &sc->knew[k], eb, dq, iters)
                     : rg_rotvecNewton(m, v, i, t, bd->J, bd->Jinv, 0, b, hs, Ki, sc->Ki[k],
                                       &sc->knew[k], eb, dq, iters);
@@ -32,14 +32,15 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
     return st;
   }
   sc->hK[k] = hs;
+  *newK |= sc->knew[k];
   v3_copy(b, eb);
   return RD_OK;
 }
 
 
 // the rotation of body i from t to t + h up to the end impulse, and the translation
-static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
-                         int variant, double kick0, int* iters) {
+RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
+                         int variant, double kick0, int* iters, int* newK) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
@@ -49,7 +50,7 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
   v3_axpy(sc->b, kick0, mem->T);
   int st;
   double hs = variant == VARIANT_EA ? 0.5 * h : h, jh[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  double scale = 2 * v3_norm(sc->b);
+  double bb = v3_dot(sc->b, sc->b);
   if (b->diag) {
     for (int k = 0; k < 3; k++) {
       jh[k] = b->J[4 * k] / hs;
@@ -59,13 +60,13 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
   if (variant == VARIANT_EA) {
     // q' = q exp(psi_a) exp(psi_b), normalized once
     double dqa[4], dqb[4];
-    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dqa, iters);
-    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, scale, sc->b, dqb, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters, newK);
+    st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters, newK);
     if (st == RD_OK) {
       rg_quatMul(dq, dqa, dqb);
     }
   } else {
-    st = substep(m, v, i, 0, t, hs, jh, hi, scale, sc->b, dq, iters);
+    st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters, newK);
   }
   if (st != RD_OK) {
     return st;
@@ -83,7 +84,7 @@ static inline int rotate(const rdModel* m, const rgView* v, const rdState* s, in
 
 
 // the end of the step for body i once its torque (sc->T) and force (sc->f) at t + h are known
-static inline void finish(const rgView* v, int i, double kick1) {
+RG_HOT void finish(const rgView* v, int i, double kick1) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
@@ -94,16 +95,15 @@ static inline void finish(const rgView* v, int i, double kick1) {
     v3_scale(sc->ar, sc->f, 1 / b->mass);
   }
   (void)mem;
-  // the Euler equations at the end: J A = T - W x J W
-  double JW[3], gyro[3], rhs[3];
-  rg_jmul(JW, b->J, sc->W, b->diag);
-  v3_cross(gyro, sc->W, JW);
+  // the Euler equations at the end: J A = T - W x J W, with the momentum J W = b
+  double gyro[3], rhs[3];
+  v3_cross(gyro, sc->W, sc->b);
   v3_sub(rhs, sc->T, gyro);
   rg_jmul(sc->A, b->Jinv, rhs, b->diag);
 }
 
 
-static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
+RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   rgView* v = rg_view(m, d);
   const rdState* s = &d->s;
   double t1 = s->t + h;
@@ -111,14 +111,14 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
   double kick0 = variant == VARIANT_E2 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   double kick1 = variant == VARIANT_E1 ? h : variant == VARIANT_EA ? 0.5 * h : 0;
   int nsub = variant == VARIANT_EA ? 2 : 1;
-  int iters = 0, st = RD_OK;
+  int iters = 0, newK = 0, st = RD_OK;
   // atomic: the new values go to the scratch, rg_commit writes them once all bodies succeed
   if (!rg_generic(v, d)) {
     // only the weights act: each body's step is independent, one pass
     d->stats.load_evaluations++;
     for (int i = 0; i < v->nb && st == RD_OK; i++) {
       rgScratch* sc = &v->sc[i];
-      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      st = rotate(m, v, s, i, h, variant, kick0, &iters, &newK);
       if (st == RD_OK) {
         rg_bodyLoad(&v->body[i], sc->q, NULL, 1, sc->T, sc->f);
         finish(v, i, kick1);
@@ -128,7 +128,7 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
     rg_trialBegin(m, d, v);
     for (int i = 0; i < v->nb && st == RD_OK; i++) {
       const rgBody* b = &v->body[i];
-      st = rotate(m, v, s, i, h, variant, kick0, &iters);
+      st = rotate(m, v, s, i, h, variant, kick0, &iters, &newK);
       rg_placeNode(b, v->q, v->sc[i].q, b->pinned ? v->mem[i].xr : v->sc[i].xr);
     }
     // the torque at the end: the end impulse now, the start impulse of the next step
@@ -143,13 +143,13 @@ static int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
     return st;
   }
   // the inverse tangents made in this step, for the next (modified Newton)
-  for (int i = 0; i < v->nb; i++) {
+  for (int i = 0; i < v->nb && newK; i++) {
     rgScratch* sc = &v->sc[i];
     for (int k = 0; k < nsub; k++) {
       if (sc->knew[k]) {
         memcpy(v->mem[i].Ki[k], sc->Ki[k], sizeof(sc->Ki[k]));
+        v->mem[i].hK[k] = sc->hK[k];
       }
-      v->mem[i].hK[k] = sc->hK[k];
     }
   }
   rg_countIterations(d, iters);

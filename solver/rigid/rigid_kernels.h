@@ -63,6 +63,34 @@ static inline void rg_rotCoef(double y, double* c, double* s1, double* s2) {
   }
 }
 
+// the coefficients of exp(-psi/2) in terms of psi, xx = |psi|^2 (y = xx/4): g1 = -s1/2,
+// g2 = s2/4 and c of rg_rotCoef at y, so that exp(-psi/2) a = a + g1 psi x a +
+// g2 (psi (psi.a) - xx a). The polynomials are rg_rotCoef's in xx: each coefficient of y^k
+// times -1/2 (g1) or 1/4 (g2), over 4^k, and c = 1 - xx g2: the same numbers bit for bit
+// (scalings by powers of 2 are exact), without forming y on the way to the residual
+static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) {
+  if (xx <= 4 * 1e-6) {
+    *g1 = -0.5 + xx * (1.0 / 48 - xx * (1.0 / 3840));
+    *g2 = 0.125 - xx * (1.0 / 384 - xx * (1.0 / 46080));
+    *c = 1 - xx * *g2;
+  } else if (xx <= 4 * 0.0625) {
+    *g1 = -0.5 + xx * (1.0 / 48 -
+                       xx * (1.0 / 3840 -
+                             xx * (1.0 / 645120 -
+                                   xx * (1.0 / 185794560 - xx * (1.0 / 81749606400)))));
+    *g2 = 0.125 - xx * (1.0 / 384 -
+                        xx * (1.0 / 46080 -
+                              xx * (1.0 / 10321920 -
+                                    xx * (1.0 / 3715891200 - xx * (1.0 / 1961990553600)))));
+    *c = 1 - xx * *g2;
+  } else {
+    double s1, s2;
+    rg_rotCoef(0.25 * xx, c, &s1, &s2);
+    *g1 = -0.5 * s1;
+    *g2 = 0.25 * s2;
+  }
+}
+
 // cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi)
 static inline double rg_halfAngle(const double psi[3], double* c) {
   double s1, s2;
@@ -300,11 +328,11 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
       *iters += it;
       return RD_OK;
     }
-    double rn = sqrt(rr);
-    if (it == maxit || !isfinite(rn)) {
+    // (rr is finite exactly when |r| is)
+    if (it == maxit || !isfinite(rr)) {
       A[0] = a0, A[1] = a1, A[2] = a2;
       *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the angular acceleration", rn, scale, it);
+      return rg_newtonFail(m, v, ib, t, "the angular acceleration", sqrt(rr), scale, it);
     }
     // K = J + h/2 (skew(W) J - skew(J W))
     double K[9] = {j0,
@@ -324,8 +352,8 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
     } else if (rg_solve3(dA, K, r)) {
       A[0] = a0, A[1] = a1, A[2] = a2;
       *iters += it;
-      return rg_newtonFail(m, v, ib, t, "the angular acceleration (singular tangent)", rn, scale,
-                           it);
+      return rg_newtonFail(m, v, ib, t, "the angular acceleration (singular tangent)", sqrt(rr),
+                           scale, it);
     }
     a0 -= dA[0], a1 -= dA[1], a2 -= dA[2];
   }
@@ -481,20 +509,22 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
 
 
 // rg_rotvecNewton for a diagonal J = diag(j), written out in scalars, with jh = j/h,
-// hi = h/j and the scale 2|b| of the convergence test given (the half steps of LIEMID[EA]
-// share them: the same h, and |b| does not change under the rotation between them)
+// hi = h/j and bb = |b|^2 given (the half steps of LIEMID[EA] share them: the same h, and |b|
+// does not change under the rotation between them); the test |r| <= tol 2|b| is made in squares.
+// exp(-psi/2) is applied as in rg_rotate with p = -psi/2 folded into the coefficients
+// (rg_rotCoefHalf) and the products with psi (scalings by powers of 2: the same numbers)
 RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
-                               const double jh[3], const double hi[3], double scale,
+                               const double jh[3], const double hi[3], double bb,
                                const double b[3], const double* Ki_old, double Ki_new[9],
                                int* knew, double eb[3], double dq[4], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double b0 = b[0], b1 = b[1], b2 = b[2];
-  double lim = tol * scale, lim2 = lim * lim;
+  double lim2 = (2 * tol) * (2 * tol) * bb;
   double jh0 = jh[0], jh1 = jh[1], jh2 = jh[2];
-  double hi0 = hi[0], hi1 = hi[1], hi2 = hi[2];
   double x0, x1, x2;  // psi
   {
+    double hi0 = hi[0], hi1 = hi[1], hi2 = hi[2];
     double p0 = -0.5 * hi0 * b0, p1 = -0.5 * hi1 * b1, p2 = -0.5 * hi2 * b2;
     double c0 = p1 * b2 - p2 * b1, c1 = p2 * b0 - p0 * b2, c2 = p0 * b1 - p1 * b0;
     double d = 0.5 * (p0 * b0 + p1 * b1 + p2 * b2), yy = 0.5 * (p0 * p0 + p1 * p1 + p2 * p2);
@@ -506,39 +536,38 @@ RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double
   const double* Ki = Ki_old;
   *knew = 0;
   for (int it = 0;; it++) {
-    double y = 0.25 * (x0 * x0 + x1 * x1 + x2 * x2), c, s1, s2;
-    rg_rotCoef(y, &c, &s1, &s2);
-    double p0 = -0.5 * x0, p1 = -0.5 * x1, p2 = -0.5 * x2;
-    // e = exp(-psi/2) b as in rg_rotate
-    double d = p0 * b0 + p1 * b1 + p2 * b2;
-    double e0 = b0 + (s1 * (p1 * b2 - p2 * b1) + s2 * (d * p0 - y * b0));
-    double e1 = b1 + (s1 * (p2 * b0 - p0 * b2) + s2 * (d * p1 - y * b1));
-    double e2 = b2 + (s1 * (p0 * b1 - p1 * b0) + s2 * (d * p2 - y * b2));
+    double xx = x0 * x0 + x1 * x1 + x2 * x2, c, g1, g2;
+    rg_rotCoefHalf(xx, &c, &g1, &g2);
+    // e = exp(-psi/2) b
+    double xb = x0 * b0 + x1 * b1 + x2 * b2;
+    double e0 = b0 + (g1 * (x1 * b2 - x2 * b1) + g2 * (xb * x0 - xx * b0));
+    double e1 = b1 + (g1 * (x2 * b0 - x0 * b2) + g2 * (xb * x1 - xx * b1));
+    double e2 = b2 + (g1 * (x0 * b1 - x1 * b0) + g2 * (xb * x2 - xx * b2));
     double r0 = jh0 * x0 - e0, r1 = jh1 * x1 - e1, r2 = jh2 * x2 - e2;
     double rr = r0 * r0 + r1 * r1 + r2 * r2;
     if (rr <= lim2) {
       // exp(-psi) b = exp(-psi/2) e; the quaternion of exp(psi) has the angle 2x: (c, s1 psi/2)
-      double de = p0 * e0 + p1 * e1 + p2 * e2;
-      eb[0] = e0 + (s1 * (p1 * e2 - p2 * e1) + s2 * (de * p0 - y * e0));
-      eb[1] = e1 + (s1 * (p2 * e0 - p0 * e2) + s2 * (de * p1 - y * e1));
-      eb[2] = e2 + (s1 * (p0 * e1 - p1 * e0) + s2 * (de * p2 - y * e2));
-      dq[0] = c, dq[1] = -s1 * p0, dq[2] = -s1 * p1, dq[3] = -s1 * p2;
+      double xe = x0 * e0 + x1 * e1 + x2 * e2;
+      eb[0] = e0 + (g1 * (x1 * e2 - x2 * e1) + g2 * (xe * x0 - xx * e0));
+      eb[1] = e1 + (g1 * (x2 * e0 - x0 * e2) + g2 * (xe * x1 - xx * e1));
+      eb[2] = e2 + (g1 * (x0 * e1 - x1 * e0) + g2 * (xe * x2 - xx * e2));
+      dq[0] = c, dq[1] = -g1 * x0, dq[2] = -g1 * x1, dq[3] = -g1 * x2;
       *iters += it;
       return RD_OK;
     }
-    double rn = sqrt(rr);
-    if (it == maxit || !isfinite(rn)) {
+    // (rr is finite exactly when |r| is)
+    if (it == maxit || !isfinite(rr)) {
       *iters += it;
-      rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);
+      rg_newtonFail(m, v, ib, t, "the incremental rotation vector", sqrt(rr), 2 * sqrt(bb), it);
       return RD_RECOVER_NEWTON;
     }
     if (!Ki || it > 0) {
       double Jh[9] = {jh0, 0, 0, 0, jh1, 0, 0, 0, jh2};
       double psi[3] = {x0, x1, x2}, e[3] = {e0, e1, e2};
-      if (rg_rotvecTangent(Ki_new, Jh, psi, e, s1, s2, y)) {
+      if (rg_rotvecTangent(Ki_new, Jh, psi, e, -2 * g1, 4 * g2, 0.25 * xx)) {
         *iters += it;
-        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn,
-                      scale, it);
+        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)",
+                      sqrt(rr), 2 * sqrt(bb), it);
         return RD_RECOVER_NEWTON;
       }
       Ki = Ki_new;
@@ -558,7 +587,7 @@ static inline double sum3(const double x[3]) {
   return x[0] + (x[1] + x[2]);
 }
 
-static inline int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame) {
+RG_HOT int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame) {
   // the numbers this step writes; a pinned body's rotation point stays where it is
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
