@@ -210,6 +210,17 @@ static void sk(double S[9], const double v[3]) {
   S[8] = 0;
 }
 
+// row block `row` of the density Jacobian Ja gets the rotation's part of
+// d(R y) = R dy - R skew(y) Lam dp (Lam: 3x4, the quaternion map at the point)
+static void rotated_density(double* Ja, int row, const double R[9], const double y[3],
+                            const double Lam[12]) {
+  double S[9], RS[9], SL[12] = {0};
+  sk(S, y);
+  m3_mul(RS, R, S);
+  mm(SL, 4, RS, 3, Lam, 4, 3, 3, 4, 1);
+  put(Ja, NS, row, CP, SL, 3, 4, -1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // quaternion maps (w first). L(d) b = vec(conj(d) (x) b) = Lr(b) d; Lc(c) p = L(p)^T c.
 
@@ -597,33 +608,16 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
   memset(Ja, 0, sizeof(double) * NA * NS);
   // a_x = R ht - ...: R dht - R skew(ht) Lam dp
   mmI(Ja + AX * NS, R, 3, Jht, 3, 3, 1);
-  double RS[9];
-  sk(S, ht);
-  m3_mul(RS, R, S);
-  memset(SL, 0, sizeof(SL));
-  mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
-  put(Ja, NS, AX, CP, SL, 3, 4, -1);
+  rotated_density(Ja, AX, R, ht, f.Lam);
   // a_x1 = R N
   mmF(Ja + AX1 * NS, R, 3, JN, 3, 3, 1);
-  sk(S, N);
-  m3_mul(RS, R, S);
-  memset(SL, 0, sizeof(SL));
-  mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
-  put(Ja, NS, AX1, CP, SL, 3, 4, -1);
+  rotated_density(Ja, AX1, R, N, f.Lam);
   if (interp) {
     // a_p = R c1, a_p1 = R M: R dy - R skew(y) Lam dp
     mmA(Ja + AP * NS, R, 3, Jc1, 3, 3, 1);
-    sk(S, c1);
-    m3_mul(RS, R, S);
-    memset(SL, 0, sizeof(SL));
-    mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
-    put(Ja, NS, AP, CP, SL, 3, 4, -1);
+    rotated_density(Ja, AP, R, c1, f.Lam);
     mmF(Ja + AP1 * NS, R, 3, JM, 3, 3, 1);
-    sk(S, Mm);
-    m3_mul(RS, R, S);
-    memset(SL, 0, sizeof(SL));
-    mm(SL, 4, RS, 3, f.Lam, 4, 3, 3, 4, 1);
-    put(Ja, NS, AP1, CP, SL, 3, 4, -1);
+    rotated_density(Ja, AP1, R, Mm, f.Lam);
     return;
   }
   // a_p = Lam^T c1 + D_Lam(p1)^T M
