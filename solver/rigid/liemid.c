@@ -40,7 +40,7 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
 
 // the rotation of body i from t to t + h up to the end impulse, and the translation
 RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
-                         int variant, double kick0, int* iters, int* newK) {
+                  int variant, double kick0, int* iters, int* newK) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
