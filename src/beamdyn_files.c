@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "beam.h"
 #include "beamdyn.h"
 #include "core.h"
 #include "strutil.h"
@@ -63,6 +64,16 @@ static void file_free(rdContext* ctx, bdFile* f) {
 }
 
 
+// 1-based line of the character at offset off
+static int line_at(const char* text, size_t off) {
+  int line = 1;
+  for (size_t i = 0; i < off; i++) {
+    line += text[i] == '\n';
+  }
+  return line;
+}
+
+
 static int file_load(rdContext* ctx, bdFile* f) {
   FILE* fp = fopen(f->path, "rb");
   if (!fp) {
@@ -100,8 +111,9 @@ static int file_load(rdContext* ctx, bdFile* f) {
   }
   f->text[len] = '\0';
   if (strlen(f->text) != len) {
+    int line = line_at(f->text, strlen(f->text));
     file_free(ctx, f);
-    return bd_error(ctx, f, RD_ERR_DECK, 0, "not a text file (NUL byte)");
+    return bd_error(ctx, f, RD_ERR_DECK, line, "not a text file (NUL byte)");
   }
   int n = 1;
   for (size_t i = 0; i < len; i++) {
@@ -495,6 +507,23 @@ static void to_ours(double* A) {
 }
 
 
+// a station's 6x6 stiffness and mass must be symmetric positive definite (as rd_compile wants
+// them), reported at the station's eta line rather than in a deck written from the file
+static int check_station(rdContext* ctx, bdFile* f, int line, int s, const double* K,
+                         const double* M) {
+  const char* why = rd_beamMatrixDefect(K);
+  const char* what = "stiffness";
+  if (!why) {
+    why = rd_beamMatrixDefect(M);
+    what = "mass";
+  }
+  if (why) {
+    return bd_error(ctx, f, RD_ERR_DECK, line, "station %d: %s %s", s + 1, what, why);
+  }
+  return RD_OK;
+}
+
+
 static int blade(rdContext* ctx, bdFile* f, void* out) {
   rdBdBlade* b = out;
   double mu[6];
@@ -510,6 +539,7 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
     st = skip_lines(ctx, f, 2, "the damping table header");
   }
   if (!st) st = read_row(ctx, f, 6, mu, "mu1 ... mu6");
+  int mu_line = f->cur;
   int nm;
   if (!st) st = read_int(ctx, f, "n_modes", 0, 0, 1000000, &nm);
   if (!st) st = skip_lines(ctx, f, 1, "zeta");
@@ -518,7 +548,7 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
   }
   for (int i = 0; i < 6; i++) {
     if (mu[i] < 0 && b->damp_type) {
-      return bd_error(ctx, f, RD_ERR_DECK, 0, "damping mu%d must be >= 0", i + 1);
+      return bd_error(ctx, f, RD_ERR_DECK, mu_line, "damping mu%d must be >= 0", i + 1);
     }
     b->mu[i] = b->damp_type ? mu[perm[i]] : 0;
   }
@@ -540,10 +570,12 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
       return bd_error(ctx, f, RD_ERR_DECK, f->cur,
                       "station eta = %g: the stations must increase strictly from 0 to 1", e);
     }
+    int eta_line = f->cur;
     double* K = b->K + 36 * s;
     double* M = b->M + 36 * s;
     for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, K + 6 * r, "a stiffness row");
     for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, M + 6 * r, "a mass row");
+    if (!st) st = check_station(ctx, f, eta_line, s, K, M);
     if (st) {
       return st;
     }
