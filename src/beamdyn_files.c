@@ -64,6 +64,10 @@ static void file_free(rdContext* ctx, bdFile* f) {
 }
 
 
+// BeamDyn files are text of a few hundred kB at most
+enum { MAX_FILE_BYTES = 64 << 20 };
+
+
 // 1-based line of the character at offset off
 static int line_at(const char* text, size_t off) {
   int line = 1;
@@ -74,42 +78,58 @@ static int line_at(const char* text, size_t off) {
 }
 
 
-static int file_load(rdContext* ctx, bdFile* f) {
-  FILE* fp = fopen(f->path, "rb");
-  if (!fp) {
-    return bd_error(ctx, f, RD_ERR_IO, 0, "cannot open: %s", strerror(errno));
-  }
-  size_t cap = 4096, len = 0;
-  f->text = rd_alloc(ctx, cap);
-  while (f->text) {
-    if (len + 1 >= cap) {
+// read fp into a new NUL-terminated buffer *text of *len bytes; stops early after a NUL byte or
+// past MAX_FILE_BYTES (/dev/zero, an endless stream), which the caller refuses
+static int slurp(rdContext* ctx, FILE* fp, char** text, size_t* len) {
+  size_t cap = 4096;
+  *len = 0;
+  *text = rd_alloc(ctx, cap);
+  while (*text) {
+    if (*len + 1 >= cap) {
       char* t = rd_alloc(ctx, 2 * cap);
       if (t) {
-        memcpy(t, f->text, len);
+        memcpy(t, *text, *len);
       }
-      rd_free(ctx, f->text);
-      f->text = t;
+      rd_free(ctx, *text);
+      *text = t;
       cap *= 2;
       if (!t) {
         break;
       }
     }
-    size_t k = fread(f->text + len, 1, cap - 1 - len, fp);
-    len += k;
-    if (k == 0) {
-      break;
+    size_t k = fread(*text + *len, 1, cap - 1 - *len, fp);
+    int stop = k == 0 || memchr(*text + *len, '\0', k) || *len + k > MAX_FILE_BYTES;
+    *len += k;
+    if (stop) {
+      (*text)[*len] = '\0';
+      return RD_OK;
     }
   }
+  return RD_ERR_NOMEM;
+}
+
+
+static int file_load(rdContext* ctx, bdFile* f) {
+  FILE* fp = fopen(f->path, "rb");
+  if (!fp) {
+    return bd_error(ctx, f, RD_ERR_IO, 0, "cannot open: %s", strerror(errno));
+  }
+  size_t len;
+  int st = slurp(ctx, fp, &f->text, &len);
   int bad = ferror(fp);
   fclose(fp);
-  if (!f->text) {
-    return RD_ERR_NOMEM;
+  if (st) {
+    return st;
   }
   if (bad) {
     file_free(ctx, f);
     return bd_error(ctx, f, RD_ERR_IO, 0, "read error");
   }
-  f->text[len] = '\0';
+  if (len > MAX_FILE_BYTES) {
+    file_free(ctx, f);
+    return bd_error(ctx, f, RD_ERR_DECK, 0, "larger than %d MiB: not a BeamDyn file",
+                    MAX_FILE_BYTES >> 20);
+  }
   if (strlen(f->text) != len) {
     int line = line_at(f->text, strlen(f->text));
     file_free(ctx, f);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core.h"
 #include "deck_impl.h"
@@ -129,7 +130,12 @@ static int load(rdDeck* dk, struct fy_diag** diag) {
   if (!f) {
     return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot open: %s", dk->path, strerror(errno));
   }
+  struct stat sb;
+  int is_dir = !fstat(fileno(f), &sb) && S_ISDIR(sb.st_mode);
   fclose(f);
+  if (is_dir) {  // fopen succeeds on a directory; libfyaml then sees an empty file
+    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot read: %s", dk->path, strerror(EISDIR));
+  }
   int st = check_expansion(dk);
   if (st) {
     return st;
