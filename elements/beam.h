@@ -48,6 +48,10 @@ typedef struct rdBeamSection_ {
 // (relative 1e-6) and positive definite. RD_OK or RD_ERR_MODEL with the station named.
 int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s);
 
+// what is wrong with a 6x6 section stiffness or mass ("is not symmetric" to 1e-6 relative, "is
+// not positive definite"), NULL if nothing
+const char* rd_beamMatrixDefect(const double A[36]);
+
 // K and M at span coordinate eta in [0, 1] (clamped), linear between stations, symmetrized
 void rd_beamSectionAt(const rdBeamSection* s, double eta, double K[36], double M[36]);
 

@@ -43,6 +43,41 @@ static double asym6(const double* A) {
 }
 
 
+// NULL if the 6x6 matrix is symmetric (relative 1e-6, as the beam kernel) and positive definite
+const char* rd_beamMatrixDefect(const double A[36]) {
+  double scale = 0;
+  for (int k = 0; k < 36; k++) {
+    scale = fmax(scale, fabs(A[k]));
+  }
+  for (int i = 0; i < 6; i++) {
+    for (int j = i + 1; j < 6; j++) {
+      if (fabs(A[6 * i + j] - A[6 * j + i]) > 1e-6 * scale) {
+        return "is not symmetric";
+      }
+    }
+  }
+  double L[36] = {0};
+  for (int j = 0; j < 6; j++) {
+    double d = A[7 * j];
+    for (int k = 0; k < j; k++) {
+      d -= L[6 * j + k] * L[6 * j + k];
+    }
+    if (!(d > 1e-14 * scale)) {
+      return "is not positive definite";
+    }
+    L[7 * j] = sqrt(d);
+    for (int i = j + 1; i < 6; i++) {
+      double a = 0.5 * (A[6 * i + j] + A[6 * j + i]);
+      for (int k = 0; k < j; k++) {
+        a -= L[6 * i + k] * L[6 * j + k];
+      }
+      L[6 * i + j] = a / L[7 * j];
+    }
+  }
+  return NULL;
+}
+
+
 int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s) {
   if (!s || s->nsta < 1 || !s->eta || !s->K || !s->M) {
     return RD_ERROR(ctx, RD_ERR_MODEL, "beam section: no stations");

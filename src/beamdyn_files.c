@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "beam.h"
 #include "beamdyn.h"
 #include "core.h"
 #include "strutil.h"
@@ -63,45 +64,76 @@ static void file_free(rdContext* ctx, bdFile* f) {
 }
 
 
-static int file_load(rdContext* ctx, bdFile* f) {
-  FILE* fp = fopen(f->path, "rb");
-  if (!fp) {
-    return bd_error(ctx, f, RD_ERR_IO, 0, "cannot open: %s", strerror(errno));
+// BeamDyn files are text of a few hundred kB at most
+enum { MAX_FILE_BYTES = 64 << 20 };
+
+
+// 1-based line of the character at offset off
+static int line_at(const char* text, size_t off) {
+  int line = 1;
+  for (size_t i = 0; i < off; i++) {
+    line += text[i] == '\n';
   }
-  size_t cap = 4096, len = 0;
-  f->text = rd_alloc(ctx, cap);
-  while (f->text) {
-    if (len + 1 >= cap) {
+  return line;
+}
+
+
+// read fp into a new NUL-terminated buffer *text of *len bytes; stops early after a NUL byte or
+// past MAX_FILE_BYTES (/dev/zero, an endless stream), which the caller refuses
+static int slurp(rdContext* ctx, FILE* fp, char** text, size_t* len) {
+  size_t cap = 4096;
+  *len = 0;
+  *text = rd_alloc(ctx, cap);
+  while (*text) {
+    if (*len + 1 >= cap) {
       char* t = rd_alloc(ctx, 2 * cap);
       if (t) {
-        memcpy(t, f->text, len);
+        memcpy(t, *text, *len);
       }
-      rd_free(ctx, f->text);
-      f->text = t;
+      rd_free(ctx, *text);
+      *text = t;
       cap *= 2;
       if (!t) {
         break;
       }
     }
-    size_t k = fread(f->text + len, 1, cap - 1 - len, fp);
-    len += k;
-    if (k == 0) {
-      break;
+    size_t k = fread(*text + *len, 1, cap - 1 - *len, fp);
+    int stop = k == 0 || memchr(*text + *len, '\0', k) || *len + k > MAX_FILE_BYTES;
+    *len += k;
+    if (stop) {
+      (*text)[*len] = '\0';
+      return RD_OK;
     }
   }
+  return RD_ERR_NOMEM;
+}
+
+
+static int file_load(rdContext* ctx, bdFile* f) {
+  FILE* fp = fopen(f->path, "rb");
+  if (!fp) {
+    return bd_error(ctx, f, RD_ERR_IO, 0, "cannot open: %s", strerror(errno));
+  }
+  size_t len;
+  int st = slurp(ctx, fp, &f->text, &len);
   int bad = ferror(fp);
   fclose(fp);
-  if (!f->text) {
-    return RD_ERR_NOMEM;
+  if (st) {
+    return st;
   }
   if (bad) {
     file_free(ctx, f);
     return bd_error(ctx, f, RD_ERR_IO, 0, "read error");
   }
-  f->text[len] = '\0';
-  if (strlen(f->text) != len) {
+  if (len > MAX_FILE_BYTES) {
     file_free(ctx, f);
-    return bd_error(ctx, f, RD_ERR_DECK, 0, "not a text file (NUL byte)");
+    return bd_error(ctx, f, RD_ERR_DECK, 0, "larger than %d MiB: not a BeamDyn file",
+                    MAX_FILE_BYTES >> 20);
+  }
+  if (strlen(f->text) != len) {
+    int line = line_at(f->text, strlen(f->text));
+    file_free(ctx, f);
+    return bd_error(ctx, f, RD_ERR_DECK, line, "not a text file (NUL byte)");
   }
   int n = 1;
   for (size_t i = 0; i < len; i++) {
@@ -495,6 +527,23 @@ static void to_ours(double* A) {
 }
 
 
+// a station's 6x6 stiffness and mass must be symmetric positive definite (as rd_compile wants
+// them), reported at the station's eta line rather than in a deck written from the file
+static int check_station(rdContext* ctx, bdFile* f, int line, int s, const double* K,
+                         const double* M) {
+  const char* why = rd_beamMatrixDefect(K);
+  const char* what = "stiffness";
+  if (!why) {
+    why = rd_beamMatrixDefect(M);
+    what = "mass";
+  }
+  if (why) {
+    return bd_error(ctx, f, RD_ERR_DECK, line, "station %d: %s %s", s + 1, what, why);
+  }
+  return RD_OK;
+}
+
+
 static int blade(rdContext* ctx, bdFile* f, void* out) {
   rdBdBlade* b = out;
   double mu[6];
@@ -510,6 +559,7 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
     st = skip_lines(ctx, f, 2, "the damping table header");
   }
   if (!st) st = read_row(ctx, f, 6, mu, "mu1 ... mu6");
+  int mu_line = f->cur;
   int nm;
   if (!st) st = read_int(ctx, f, "n_modes", 0, 0, 1000000, &nm);
   if (!st) st = skip_lines(ctx, f, 1, "zeta");
@@ -518,7 +568,7 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
   }
   for (int i = 0; i < 6; i++) {
     if (mu[i] < 0 && b->damp_type) {
-      return bd_error(ctx, f, RD_ERR_DECK, 0, "damping mu%d must be >= 0", i + 1);
+      return bd_error(ctx, f, RD_ERR_DECK, mu_line, "damping mu%d must be >= 0", i + 1);
     }
     b->mu[i] = b->damp_type ? mu[perm[i]] : 0;
   }
@@ -540,10 +590,12 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
       return bd_error(ctx, f, RD_ERR_DECK, f->cur,
                       "station eta = %g: the stations must increase strictly from 0 to 1", e);
     }
+    int eta_line = f->cur;
     double* K = b->K + 36 * s;
     double* M = b->M + 36 * s;
     for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, K + 6 * r, "a stiffness row");
     for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, M + 6 * r, "a mass row");
+    if (!st) st = check_station(ctx, f, eta_line, s, K, M);
     if (st) {
       return st;
     }

@@ -592,41 +592,6 @@ static int compile_users(const rdSpec* s, rdModel* m) {
 }
 
 
-// NULL if the 6x6 matrix is symmetric (relative 1e-6, as the beam kernel) and positive definite
-static const char* check_spd6(const double A[36]) {
-  double scale = 0;
-  for (int k = 0; k < 36; k++) {
-    scale = fmax(scale, fabs(A[k]));
-  }
-  for (int i = 0; i < 6; i++) {
-    for (int j = i + 1; j < 6; j++) {
-      if (fabs(A[6 * i + j] - A[6 * j + i]) > 1e-6 * scale) {
-        return "is not symmetric";
-      }
-    }
-  }
-  double L[36] = {0};
-  for (int j = 0; j < 6; j++) {
-    double d = A[7 * j];
-    for (int k = 0; k < j; k++) {
-      d -= L[6 * j + k] * L[6 * j + k];
-    }
-    if (!(d > 1e-14 * scale)) {
-      return "is not positive definite";
-    }
-    L[7 * j] = sqrt(d);
-    for (int i = j + 1; i < 6; i++) {
-      double a = 0.5 * (A[6 * i + j] + A[6 * j + i]);
-      for (int k = 0; k < j; k++) {
-        a -= L[6 * i + k] * L[6 * j + k];
-      }
-      L[6 * i + j] = a / L[7 * j];
-    }
-  }
-  return NULL;
-}
-
-
 // the checks of one beam definition that need the model; RD_OK or RD_ERR_MODEL
 static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
   rdContext* ctx = m->ctx;
@@ -681,11 +646,11 @@ static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
                 d->station[0], d->station[ns - 1]);
   }
   for (int i = 0; i < ns; i++) {
-    if ((why = check_spd6(d->stiffness + 36 * i))) {
+    if ((why = rd_beamMatrixDefect(d->stiffness + 36 * i))) {
       return fail(ctx, o, "beam '%s': station %d (s = %g): stiffness %s", nm, i + 1,
                   d->station[i], why);
     }
-    if ((why = check_spd6(d->mass + 36 * i))) {
+    if ((why = rd_beamMatrixDefect(d->mass + 36 * i))) {
       return fail(ctx, o, "beam '%s': station %d (s = %g): mass %s", nm, i + 1, d->station[i],
                   why);
     }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core.h"
 #include "deck_impl.h"
@@ -26,13 +27,119 @@ static struct fy_diag_error* first_error(struct fy_diag* diag) {
 }
 
 
+// limits of a deck with its aliases expanded: nodes in all, aliases inside aliases
+enum { MAX_EXPANDED_NODES = 1000000, MAX_ALIAS_NESTING = 64 };
+
+typedef struct {
+  long nodes;                                  // counted so far, with aliases expanded
+  struct fy_node* open[MAX_ALIAS_NESTING];     // targets of the aliases being expanded
+  int nopen;
+  struct fy_node* culprit;                     // the outermost alias that passed a limit
+} expansion;
+
+
+static void count_expanded(expansion* x, struct fy_node* fyn);
+
+
+// an alias: its target counted again, unless it refers to itself (libfyaml reports the cycle)
+static void count_alias(expansion* x, struct fy_node* alias) {
+  struct fy_node* target = fy_node_resolve_alias(alias);
+  for (int i = 0; i < x->nopen; i++) {
+    if (x->open[i] == target) {
+      return;
+    }
+  }
+  if (x->nopen == MAX_ALIAS_NESTING) {
+    x->nodes = MAX_EXPANDED_NODES + 1L;
+  } else if (target) {
+    x->open[x->nopen++] = target;
+    count_expanded(x, target);
+    x->nopen--;
+  }
+  if (x->nodes > MAX_EXPANDED_NODES) {
+    x->culprit = alias;  // the outermost one once the recursion has unwound
+  }
+}
+
+
+// nodes of fyn with its aliases expanded, added to x->nodes until it passes the limit
+static void count_expanded(expansion* x, struct fy_node* fyn) {
+  if (!fyn || x->nodes > MAX_EXPANDED_NODES) {
+    return;
+  }
+  x->nodes++;
+  void* it = NULL;
+  if (fy_node_is_alias(fyn)) {
+    count_alias(x, fyn);
+  } else if (fy_node_is_mapping(fyn)) {
+    struct fy_node_pair* p;
+    while ((p = fy_node_mapping_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+      count_expanded(x, fy_node_pair_key(p));
+      count_expanded(x, fy_node_pair_value(p));
+    }
+  } else if (fy_node_is_sequence(fyn)) {
+    struct fy_node* item;
+    while ((item = fy_node_sequence_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+      count_expanded(x, item);
+    }
+  }
+}
+
+
+// aliases of aliases can make a small file expand to billions of nodes ("billion laughs"):
+// count the expansion on an unresolved parse before libfyaml resolves it. A file that does not
+// parse is left to the real parse, which reports the error.
+static int check_expansion(rdDeck* dk) {
+  struct fy_diag_cfg dcfg;
+  fy_diag_cfg_default(&dcfg);
+  dcfg.fp = NULL;  // silent: errors are the real parse's to report
+  struct fy_diag* diag = fy_diag_create(&dcfg);
+  if (!diag) {
+    return RD_ERROR(dk->ctx, RD_ERR_NOMEM, "%s: cannot create a YAML diagnostic object", dk->path);
+  }
+  fy_diag_set_collect_errors(diag, true);
+  struct fy_parse_cfg cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.flags = FYPCF_QUIET;
+  cfg.diag = diag;
+  struct fy_document* fyd = fy_document_build_from_file(&cfg, dk->path);
+  expansion x = {0};
+  count_expanded(&x, fyd ? fy_document_root(fyd) : NULL);
+  int line = 1, col = 1;
+  struct fy_token* t = x.culprit ? fy_node_get_scalar_token(x.culprit) : NULL;
+  const struct fy_mark* m = t ? fy_token_start_mark(t) : NULL;
+  if (m) {
+    line = m->line + 1;
+    col = m->column + 1;
+  }
+  fy_document_destroy(fyd);
+  fy_diag_destroy(diag);
+  if (x.nodes > MAX_EXPANDED_NODES) {
+    return RD_ERROR(dk->ctx, RD_ERR_DECK,
+                    "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
+                    "than %d deep)", dk->path, line, col, (int)MAX_EXPANDED_NODES,
+                    (int)MAX_ALIAS_NESTING);
+  }
+  return RD_OK;
+}
+
+
 // parse the file into dk->fyd; *diag gets the diagnostic object the document reports to
 static int load(rdDeck* dk, struct fy_diag** diag) {
   FILE* f = fopen(dk->path, "rb");
   if (!f) {
     return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot open: %s", dk->path, strerror(errno));
   }
+  struct stat sb;
+  int is_dir = !fstat(fileno(f), &sb) && S_ISDIR(sb.st_mode);
   fclose(f);
+  if (is_dir) {  // fopen succeeds on a directory; libfyaml then sees an empty file
+    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot read: %s", dk->path, strerror(EISDIR));
+  }
+  int st = check_expansion(dk);
+  if (st) {
+    return st;
+  }
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
   dcfg.fp = NULL;

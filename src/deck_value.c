@@ -483,7 +483,7 @@ int rd_deckEach(rdDeck* dk, struct fy_node* map, const char* key,
   struct fy_node* item;
   for (int i = 0; (item = fy_node_sequence_iterate(seq, &it)); i++) {
     if (rd_deckIsNull(item)) {
-      return rd_deckError(dk, seq, "item %d of '%s' is empty", i, key);
+      return rd_deckError(dk, item, "item %d of '%s' is empty", i, key);
     }
     st = fn(dk, item);
     if (st < 0) {

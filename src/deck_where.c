@@ -112,12 +112,38 @@ static int token_mark(struct fy_node* fyn, int* line, int* col) {
 }
 
 
+// the key whose value is fyn in the mapping map, NULL if there is none
+static struct fy_node* key_of_value(struct fy_node* map, struct fy_node* fyn) {
+  void* it = NULL;
+  struct fy_node_pair* p;
+  while ((p = fy_node_mapping_iterate(map, &it))) {
+    if (fy_node_pair_value(p) == fyn) {
+      return fy_node_pair_key(p);
+    }
+  }
+  return NULL;
+}
+
+
+// position of the nearest mapping key above fyn: the place of a node without a token of its
+// own, such as an empty list item ("-" and nothing after it)
+static int enclosing_key_mark(struct fy_node* fyn, int* line, int* col) {
+  for (struct fy_node* up = fy_node_get_parent(fyn); up; fyn = up, up = fy_node_get_parent(up)) {
+    struct fy_node* key = fy_node_is_mapping(up) ? key_of_value(up, fyn) : NULL;
+    if (key && token_mark(key, line, col)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 // 1-based line and column of a node from the file; 0 if it has none
 static int node_mark(const rdDeck* dk, struct fy_node* fyn, int* line, int* col) {
   if (!fy_node_is_scalar(fyn) && !holds_override(dk, fyn) && report_mark(fyn, line, col)) {
     return 1;
   }
-  return token_mark(fyn, line, col);
+  return token_mark(fyn, line, col) || enclosing_key_mark(fyn, line, col);
 }
 
 

@@ -392,6 +392,12 @@ int main(int argc, char** argv) {
   // 6: a truncated stiffness row
   mutate(DATA "beam_props.inp", b, 16, "   1 2 3");
   expect_error(cmd, RD_ERR_DECK, "beam_props.inp:16:", "expected 6 numbers");
+  // 7: a stiffness that is not symmetric: refused at the station's eta line, not written out
+  mutate(DATA "beam_props.inp", b, 16, "   5.0E+08    9.729480E+08    0 0 0 0");
+  expect_error(cmd, RD_ERR_DECK, "beam_props.inp:14:", "station 1: stiffness is not symmetric");
+  // 8: a negative damping factor, at its row
+  mutate(DATA "beam_props.inp", b, 9, "1.0E-03    -1.0E-03    1.0E-03     0.0014      0.0022     0.0022");
+  expect_error(cmd, RD_ERR_DECK, "beam_props.inp:9:", "damping mu2 must be >= 0");
   remove(cmd);
   remove(p);
   remove(b);

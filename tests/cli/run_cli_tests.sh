@@ -110,6 +110,11 @@ expect_err "^rodrigues: missing\.yaml: cannot open: " "missing deck message"
 expect_nothing_written "missing deck"
 run check missing.yaml
 expect_rc 4 "check of a missing deck"
+mkdir dir.yaml
+run check dir.yaml
+expect_rc 4 "check of a directory"
+expect_err "^rodrigues: dir\.yaml: cannot read: " "directory deck message"
+rmdir dir.yaml
 
 run run "$decks/bad_syntax.yaml"
 expect_rc 2 "YAML syntax error"
