@@ -4,15 +4,26 @@
 
 #include "beam.h"
 
-// 1 if the symmetric part of the 6x6 A is positive definite (Cholesky), 0 otherwise
-static int spd6(const double* A) {
+// largest |A_ij| of a 6x6 matrix
+static double maxabs6(const double* A) {
+  double s = 0;
+  for (int i = 0; i < 36; i++) {
+    s = fmax(s, fabs(A[i]));
+  }
+  return s;
+}
+
+
+// 1 if the symmetric part of the 6x6 A is positive definite (Cholesky, every pivot above
+// floor), 0 otherwise
+static int spd6(const double* A, double floor) {
   double L[36] = {0};
   for (int j = 0; j < 6; j++) {
     double d = A[6 * j + j];
     for (int k = 0; k < j; k++) {
       d -= L[6 * j + k] * L[6 * j + k];
     }
-    if (!(d > 0)) {
+    if (!(d > floor)) {
       return 0;
     }
     L[6 * j + j] = sqrt(d);
@@ -30,10 +41,7 @@ static int spd6(const double* A) {
 
 // largest |A_ij - A_ji| relative to the largest |A_ij|
 static double asym6(const double* A) {
-  double a = 0, s = 0;
-  for (int i = 0; i < 36; i++) {
-    s = fmax(s, fabs(A[i]));
-  }
+  double a = 0, s = maxabs6(A);
   for (int i = 0; i < 6; i++) {
     for (int j = i + 1; j < 6; j++) {
       a = fmax(a, fabs(A[6 * i + j] - A[6 * j + i]));
@@ -44,35 +52,13 @@ static double asym6(const double* A) {
 
 
 // NULL if the 6x6 matrix is symmetric (relative 1e-6, as the beam kernel) and positive definite
+// (every Cholesky pivot above 1e-14 of the largest entry)
 const char* rd_beamMatrixDefect(const double A[36]) {
-  double scale = 0;
-  for (int k = 0; k < 36; k++) {
-    scale = fmax(scale, fabs(A[k]));
+  if (asym6(A) > 1e-6) {
+    return "is not symmetric";
   }
-  for (int i = 0; i < 6; i++) {
-    for (int j = i + 1; j < 6; j++) {
-      if (fabs(A[6 * i + j] - A[6 * j + i]) > 1e-6 * scale) {
-        return "is not symmetric";
-      }
-    }
-  }
-  double L[36] = {0};
-  for (int j = 0; j < 6; j++) {
-    double d = A[7 * j];
-    for (int k = 0; k < j; k++) {
-      d -= L[6 * j + k] * L[6 * j + k];
-    }
-    if (!(d > 1e-14 * scale)) {
-      return "is not positive definite";
-    }
-    L[7 * j] = sqrt(d);
-    for (int i = j + 1; i < 6; i++) {
-      double a = 0.5 * (A[6 * i + j] + A[6 * j + i]);
-      for (int k = 0; k < j; k++) {
-        a -= L[6 * i + k] * L[6 * j + k];
-      }
-      L[6 * i + j] = a / L[7 * j];
-    }
+  if (!spd6(A, 1e-14 * maxabs6(A))) {
+    return "is not positive definite";
   }
   return NULL;
 }
@@ -102,12 +88,12 @@ int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s) {
       return RD_ERROR(ctx, RD_ERR_MODEL, "beam section: station %d (eta %g): %s matrix not symmetric",
                       i, s->eta[i], asym6(K) > 1e-6 ? "stiffness" : "mass");
     }
-    if (!spd6(K)) {
+    if (!spd6(K, 0)) {
       return RD_ERROR(ctx, RD_ERR_MODEL,
                       "beam section: station %d (eta %g): stiffness not positive definite", i,
                       s->eta[i]);
     }
-    if (!spd6(M)) {
+    if (!spd6(M, 0)) {
       return RD_ERROR(ctx, RD_ERR_MODEL,
                       "beam section: station %d (eta %g): mass not positive definite", i, s->eta[i]);
     }
