@@ -87,24 +87,13 @@ static void count_expanded(expansion* x, struct fy_node* fyn) {
 
 
 // aliases of aliases can make a small file expand to billions of nodes ("billion laughs"):
-// count the expansion on an unresolved parse before libfyaml resolves it. A file that does not
-// parse is left to the real parse, which reports the error.
+// count the expansion of the unresolved document before libfyaml resolves (copies) it
 static int check_expansion(rdDeck* dk) {
-  struct fy_diag_cfg dcfg;
-  fy_diag_cfg_default(&dcfg);
-  dcfg.fp = NULL;  // silent: errors are the real parse's to report
-  struct fy_diag* diag = fy_diag_create(&dcfg);
-  if (!diag) {
-    return RD_ERROR(dk->ctx, RD_ERR_NOMEM, "%s: cannot create a YAML diagnostic object", dk->path);
-  }
-  fy_diag_set_collect_errors(diag, true);
-  struct fy_parse_cfg cfg;
-  memset(&cfg, 0, sizeof(cfg));
-  cfg.flags = FYPCF_QUIET;
-  cfg.diag = diag;
-  struct fy_document* fyd = fy_document_build_from_file(&cfg, dk->path);
   expansion x = {0};
-  count_expanded(&x, fyd ? fy_document_root(fyd) : NULL);
+  count_expanded(&x, fy_document_root(dk->fyd));
+  if (x.nodes <= MAX_EXPANDED_NODES) {
+    return RD_OK;
+  }
   int line = 1, col = 1;
   struct fy_token* t = x.culprit ? fy_node_get_scalar_token(x.culprit) : NULL;
   const struct fy_mark* m = t ? fy_token_start_mark(t) : NULL;
@@ -112,15 +101,21 @@ static int check_expansion(rdDeck* dk) {
     line = m->line + 1;
     col = m->column + 1;
   }
-  fy_document_destroy(fyd);
-  fy_diag_destroy(diag);
-  if (x.nodes > MAX_EXPANDED_NODES) {
-    return RD_ERROR(dk->ctx, RD_ERR_DECK,
-                    "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
-                    "than %d deep)", dk->path, line, col, (int)MAX_EXPANDED_NODES,
-                    (int)MAX_ALIAS_NESTING);
+  return RD_ERROR(dk->ctx, RD_ERR_DECK,
+                  "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
+                  "than %d deep)", dk->path, line, col, (int)MAX_EXPANDED_NODES,
+                  (int)MAX_ALIAS_NESTING);
+}
+
+
+// the first error the YAML parser collected, as FILE:LINE:COLUMN (or an empty deck)
+static int yaml_error(rdDeck* dk, struct fy_diag* diag) {
+  struct fy_diag_error* e = first_error(diag);
+  if (e) {
+    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:%d:%d: invalid YAML: %s", dk->path, e->line,
+                    e->column, e->msg);
   }
-  return RD_OK;
+  return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
 }
 
 
@@ -136,10 +131,6 @@ static int load(rdDeck* dk, struct fy_diag** diag) {
   if (is_dir) {  // fopen succeeds on a directory; libfyaml then sees an empty file
     return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot read: %s", dk->path, strerror(EISDIR));
   }
-  int st = check_expansion(dk);
-  if (st) {
-    return st;
-  }
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
   dcfg.fp = NULL;
@@ -151,16 +142,18 @@ static int load(rdDeck* dk, struct fy_diag** diag) {
   fy_diag_set_collect_errors(*diag, true);
   struct fy_parse_cfg cfg;
   memset(&cfg, 0, sizeof(cfg));
-  cfg.flags = FYPCF_QUIET | FYPCF_RESOLVE_DOCUMENT;  // resolve anchors, aliases, merge keys
+  cfg.flags = FYPCF_QUIET;  // anchors, aliases and merge keys resolved below, once counted
   cfg.diag = *diag;
   dk->fyd = fy_document_build_from_file(&cfg, dk->path);
   if (!dk->fyd) {
-    struct fy_diag_error* e = first_error(*diag);
-    if (e) {
-      return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:%d:%d: invalid YAML: %s", dk->path, e->line,
-                      e->column, e->msg);
-    }
-    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
+    return yaml_error(dk, *diag);
+  }
+  int st = check_expansion(dk);
+  if (st) {
+    return st;
+  }
+  if (fy_document_resolve(dk->fyd)) {
+    return yaml_error(dk, *diag);
   }
   struct fy_node* root = fy_document_root(dk->fyd);
   if (!root || rd_deckIsNull(root)) {
