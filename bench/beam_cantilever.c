@@ -42,11 +42,11 @@
 
 #include <klu.h>
 
-#include "assemble.h"
-#include "beam.h"
+#include "solver/assemble.h"
+#include "elements/beam.h"
 #include "bench_phases.h"
-#include "data_impl.h"
-#include "pattern.h"
+#include "src/model/data_impl.h"
+#include "solver/pattern.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
 

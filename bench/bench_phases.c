@@ -6,10 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "assemble.h"
-#include "data_impl.h"
-#include "linsol.h"
-#include "pattern.h"
+#include "solver/assemble.h"
+#include "src/model/data_impl.h"
+#include "solver/linsol.h"
+#include "solver/pattern.h"
 
 double bench_now(void) {
   struct timespec ts;

@@ -28,9 +28,9 @@
 #include <string.h>
 
 #include "bench_phases.h"
-#include "data_impl.h"
-#include "ga_models.h"
-#include "pattern.h"
+#include "src/model/data_impl.h"
+#include "tests/ga_models.h"
+#include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
 
 typedef struct {

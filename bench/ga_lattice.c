@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lattice_model.h"
+#include "tests/lattice_model.h"
 
 static double now(void) {
   struct timespec ts;

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "test_rigid_ref.h"  // ref_quatToMat: the rotation matrix of q/|q|
+#include "tests/test_rigid_ref.h"  // ref_quatToMat: the rotation matrix of q/|q|
 
 typedef void (*rigidTorqueFn)(double t, const double R[9], double tau[3]);
 typedef double (*rigidPotentialFn)(const double R[9]);

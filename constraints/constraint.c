@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Joint dispatch: one switch over the joint types.
-#include "constraint.h"
+#include "constraints/constraint.h"
 
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointNodes(const rdModel* m, int j, int node[2]) {
   const rdJointDef* d = &m->joint[j].def;

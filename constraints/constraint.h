@@ -3,9 +3,9 @@
 #ifndef RD_CONSTRAINT_H
 #define RD_CONSTRAINT_H
 
-#include "core.h"
-#include "model_impl.h"
-#include "vec3.h"
+#include "src/core/core.h"
+#include "src/model/model_impl.h"
+#include "src/math/vec3.h"
 
 #define RD_JOINT_MAXROW 6
 #define RD_JOINT_MAXDOF 12

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Cylindrical joint: translation along and rotation about the common axis (4 equations).
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointCylindrical(const rdModel* m, const rdJoint* j, double t, const double* q,
                         const double* v, const double* lam, rdJointEval* ev) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Fixed joint (clamp): node 0 held at its reference position and rotation.
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointFixed(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
                   const double* lam, rdJointEval* ev) {

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Joint building blocks: values, Jacobians w.r.t. (dx global, dtheta body), K^Phi, gamma.
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "blk.h"
+#include "src/math/blk.h"
 #include "rodrigues/liegroup.h"
 
 static void side_node(const rdModel* m, rdSide* s, int node, int off, const double* q,

@@ -4,7 +4,7 @@
 #ifndef RD_JOINT_BLOCKS_H
 #define RD_JOINT_BLOCKS_H
 
-#include "constraint.h"
+#include "constraints/constraint.h"
 
 // one side of a joint: a node, or the ground (possibly moving, for prescribed motion)
 typedef struct rdSide_ {

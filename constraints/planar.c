@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Planar joint: node 1's point stays in node 0's plane of normal `axis`, rotation about it only.
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q,
                    const double* v, const double* lam, rdJointEval* ev) {

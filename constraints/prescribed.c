@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Prescribed motion: node 0 follows x(t) = x0 + u(t) and R(t) = exp(psi(t)) R0, with u and psi
 // (global) given component-wise by time functions (none: held at 0).
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 #include "rodrigues/liegroup.h"
 
 int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Prismatic joint: relative translation along the axis only, no relative rotation (5 equations).
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointPrismatic(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Joint reactions from the multipliers: -B^T lambda on the joint's first node.
-#include "constraint.h"
-#include "data_impl.h"
+#include "constraints/constraint.h"
+#include "src/model/data_impl.h"
 #include "rodrigues/liegroup.h"
 #include "rodrigues/query.h"
 

@@ -4,8 +4,8 @@
 // (exp(theta a) u1)_A . (u2)_B = sin(theta - psi) = 0, with (a, u1, u2) right-handed.
 #include <math.h>
 
-#include "blk.h"
-#include "joint_blocks.h"
+#include "src/math/blk.h"
+#include "constraints/joint_blocks.h"
 
 // torque tau about the axis e = R_A a: +tau e on node 1, -tau e on node 0 (residual: minus)
 static void axis_torque(rdJointEval* ev, const rdSide* A, const double a[3], const rdSide* B,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Rigid joint: node 1 keeps its reference position and orientation relative to node 0.
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointRigid(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
                   const double* lam, rdJointEval* ev) {

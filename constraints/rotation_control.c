@@ -3,7 +3,7 @@
 // theta(t) about `axis` (fixed in node 0): R_1 = R_0 exp(theta n_0) R_00^T R_10 (6 equations).
 #include <math.h>
 
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointRotationControl(const rdModel* m, const rdJoint* j, double t, const double* q,
                             const double* v, const double* lam, rdJointEval* ev) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Spherical joint: the joint point, carried by both nodes, coincides (3 equations).
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointSpherical(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev) {

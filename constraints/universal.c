@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Universal joint: common point; axis (node 0) stays normal to axis2 (node 1): 4 equations.
-#include "joint_blocks.h"
+#include "constraints/joint_blocks.h"
 
 int rd_jointUniversal(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev) {

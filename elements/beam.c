@@ -16,13 +16,13 @@
 // and columns back. With RD_BEAM_VIRTUAL_INTERPOLATED the moment rows are tested with the
 // interpolated nodal spatial virtual rotations: a_p = R c1, a_p' = R M (global) and
 // r_theta_k = R_k^T g_k. See docs/beam.md.
-#include "beam.h"
+#include "elements/beam.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // section input columns, ordered so that the elastic quantities (strains, their rates, the
 // sectional forces) depend only on the columns [F0, F1) and the inertial ones (velocities,

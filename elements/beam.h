@@ -9,7 +9,7 @@
 #ifndef RD_BEAM_H
 #define RD_BEAM_H
 
-#include "core.h"
+#include "src/core/core.h"
 
 #define RD_BEAM_MAXNODE 32  // largest order supported (n <= 32 nodes)
 

@@ -2,7 +2,7 @@
 // Beam basis: Gauss-Lobatto-Legendre nodes, Gauss-Legendre quadrature, Lagrange polynomials.
 #include <math.h>
 
-#include "beam.h"
+#include "elements/beam.h"
 
 #define RD_PI_ 3.14159265358979323846
 

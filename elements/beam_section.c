@@ -2,7 +2,7 @@
 // Beam sections: 6x6 stiffness and mass at stations along the span, checks and interpolation.
 #include <math.h>
 
-#include "beam.h"
+#include "elements/beam.h"
 
 // largest |A_ij| of a 6x6 matrix
 static double maxabs6(const double* A) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Element dispatch: one switch per operation over the element types.
-#include "element.h"
+#include "elements/element.h"
 
 #include <string.h>
 

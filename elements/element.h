@@ -3,9 +3,9 @@
 #ifndef RD_ELEMENT_H
 #define RD_ELEMENT_H
 
-#include "core.h"
-#include "model_impl.h"
-#include "vec3.h"
+#include "src/core/core.h"
+#include "src/model/model_impl.h"
+#include "src/math/vec3.h"
 
 #define RD_ELEM_MAXDOF 12
 

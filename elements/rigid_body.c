@@ -7,8 +7,8 @@
 //   r_t = J_P alpha + m c x (R^T a) + W x J_P W
 #include <string.h>
 
-#include "blk.h"
-#include "element.h"
+#include "src/math/blk.h"
+#include "elements/element.h"
 #include "rodrigues/liegroup.h"
 
 void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q,

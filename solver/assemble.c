@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: MIT
 // Residual and iteration matrix: element, load and joint contributions scattered through the
 // precomputed block maps of the model's pattern.
-#include "assemble.h"
+#include "solver/assemble.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "beam.h"
-#include "blk.h"
-#include "constraint.h"
-#include "element.h"
-#include "pattern.h"
+#include "elements/beam.h"
+#include "src/math/blk.h"
+#include "constraints/constraint.h"
+#include "elements/element.h"
+#include "solver/pattern.h"
 #include "rodrigues/liegroup.h"
 
 void rd_unknownName(const rdModel* m, int k, char* buf, int size) {

@@ -3,7 +3,7 @@
 #ifndef RD_ASSEMBLE_H
 #define RD_ASSEMBLE_H
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 
 // coefficients of the matrix [cM M + cC C + cK (K + K^Phi) T, B^T; B T, 0]
 typedef struct rdAsmCoef_ {

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "beam.h"
+#include "solver/assemble.h"
+#include "elements/beam.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 #ifdef _OPENMP
 #include <omp.h>

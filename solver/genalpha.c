@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
 // Lie-group generalized-alpha (Algorithm 1 of seed 004) with R_{n+1} = R_n exp(h dq_rot).
-#include "genalpha.h"
+#include "solver/genalpha.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "constraint.h"
-#include "linsol.h"
-#include "pattern.h"
-#include "redundant.h"
+#include "solver/assemble.h"
+#include "constraints/constraint.h"
+#include "solver/linsol.h"
+#include "solver/pattern.h"
+#include "solver/redundant.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 void rd_gaParam(double rho, rdGaParam* p) {
   p->am = (2 * rho - 1) / (rho + 1);

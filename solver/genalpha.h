@@ -3,7 +3,7 @@
 #ifndef RD_GENALPHA_H
 #define RD_GENALPHA_H
 
-#include "stepper.h"
+#include "solver/stepper.h"
 
 // the stepper's ops table (method RD_METHOD_GENERALIZED_ALPHA)
 extern const rdStepper rd_stepperGeneralizedAlpha;

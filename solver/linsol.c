@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Linear-solver front end: backend selection and the common create/factor/solve/destroy.
-#include "linsol.h"
+#include "solver/linsol.h"
 
 #include <amd.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "model_impl.h"
-#include "options.h"
-#include "pattern.h"
+#include "src/model/model_impl.h"
+#include "src/model/options.h"
+#include "solver/pattern.h"
 
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
                     rdLinSol** out) {

@@ -3,7 +3,7 @@
 #ifndef RD_LINSOL_H
 #define RD_LINSOL_H
 
-#include "core.h"
+#include "src/core/core.h"
 #include "rodrigues/model.h"
 
 typedef struct rdLinSol_ rdLinSol;

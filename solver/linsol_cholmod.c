@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "linsol.h"
+#include "solver/assemble.h"
+#include "solver/linsol.h"
 
 typedef struct {
   cholmod_common c;

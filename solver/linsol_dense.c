@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linsol.h"
+#include "solver/linsol.h"
 
 typedef struct {
   double* A;       // n x n column-major

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "linsol.h"
+#include "solver/linsol.h"
 
 typedef struct {
   klu_common common;

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <umfpack.h>
 
-#include "linsol.h"
+#include "solver/linsol.h"
 
 typedef struct {
   double control[UMFPACK_CONTROL];

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Build the iteration-matrix pattern once from the model: coupled blocks, CSC, scatter maps.
-#include "pattern.h"
+#include "solver/pattern.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint.h"
-#include "core.h"
-#include "element.h"
-#include "linsol.h"
+#include "constraints/constraint.h"
+#include "src/core/core.h"
+#include "elements/element.h"
+#include "solver/linsol.h"
 
 typedef struct {
   int I, J;

@@ -3,7 +3,7 @@
 #ifndef RD_PATTERN_H
 #define RD_PATTERN_H
 
-#include "model_impl.h"
+#include "src/model/model_impl.h"
 
 // blocks are the nodes (ndof_i columns) followed by the joints (nrow_j multiplier columns);
 // every coupled block pair is stored as a full dense block

@@ -7,17 +7,17 @@
 // involve it. The loops split into 2-edge-connected components with disjoint nodes, and each
 // component's equations are checked with a column-pivoted QR (LAPACK dgeqp3) of its dense
 // Jacobian transpose at the initial configuration.
-#include "redundant.h"
+#include "solver/redundant.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "constraint.h"
-#include "pattern.h"
+#include "constraints/constraint.h"
+#include "solver/pattern.h"
 #include "rodrigues/query.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // after the headers above: lapacke.h brings complex.h, whose macro I clashes with parameter names
 #include <lapacke.h>

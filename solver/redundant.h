@@ -5,7 +5,7 @@
 #ifndef RD_REDUNDANT_H
 #define RD_REDUNDANT_H
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 
 // a loop component is checked only if its dense Jacobian (DOFs x equations) has at most this
 // many entries (32 MiB of doubles); larger ones are counted in rdStats.unchecked_constraints

@@ -5,18 +5,18 @@
 // [K T, B^T; B T, 0] (no inertia, no damping) with the Lie-group update R = R_n exp(psi).
 // A failed increment returns a recoverable status, so rd_step halves the step and retries.
 // Velocities and accelerations stay zero.
-#include "static.h"
+#include "solver/static.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "linsol.h"
-#include "pattern.h"
-#include "redundant.h"
+#include "solver/assemble.h"
+#include "solver/linsol.h"
+#include "solver/pattern.h"
+#include "solver/redundant.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // scratch arrays carved out of d->work
 typedef struct {

@@ -3,7 +3,7 @@
 #ifndef RD_STATIC_H
 #define RD_STATIC_H
 
-#include "stepper.h"
+#include "solver/stepper.h"
 
 // the stepper's ops table (method RD_METHOD_STATIC)
 extern const rdStepper rd_stepperStatic;

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Registry of time steppers by method.
-#include "stepper.h"
+#include "solver/stepper.h"
 
-#include "rigid/rigid.h"
-#include "genalpha.h"
-#include "static.h"
-#include "linsol.h"
+#include "solver/rigid/rigid.h"
+#include "solver/genalpha.h"
+#include "solver/static.h"
+#include "solver/linsol.h"
 #include "rodrigues/model.h"
 
 const rdStepper* rd_stepperFor(int method) {

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 
 typedef struct rdStepper_ {
   int method;  // rdMethod

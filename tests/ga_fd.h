@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "data_impl.h"
-#include "pattern.h"
+#include "solver/assemble.h"
+#include "src/model/data_impl.h"
+#include "solver/pattern.h"
 #include "rodrigues/liegroup.h"
 
 // configuration q (nnode x 7) = qn o exp(psi + dx) for the DOF increment dx

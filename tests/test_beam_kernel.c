@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "beam.h"
+#include "elements/beam.h"
 #include "rodrigues/liegroup.h"
 #include "test_macros.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 #define PI 3.14159265358979323846
 #define RND() (2.0 * rand() / RAND_MAX - 1)

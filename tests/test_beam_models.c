@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "beam.h"
-#include "data_impl.h"
+#include "elements/beam.h"
+#include "src/model/data_impl.h"
 #include "rodrigues/deck.h"
-#include "spec_impl.h"
+#include "src/model/spec_impl.h"
 #include "test_macros.h"
 
 #define PI 3.14159265358979323846

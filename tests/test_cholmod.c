@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 #include "ga_models.h"
 #include "lattice_model.h"
-#include "linsol.h"
-#include "options.h"
+#include "solver/linsol.h"
+#include "src/model/options.h"
 #include "test_macros.h"
 
 // n x n symmetric sparse CSC matrix, diagonally dominant (SPD), full pattern stored

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "deck_impl.h"
+#include "src/io/deck_impl.h"
 #include "fail_alloc.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
-#include "spec_impl.h"
+#include "src/model/spec_impl.h"
 
 static int npass, nfail;
 

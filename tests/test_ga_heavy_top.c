@@ -7,11 +7,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "constraint.h"
-#include "data_impl.h"
+#include "constraints/constraint.h"
+#include "src/model/data_impl.h"
 #include "ga_fd.h"
 #include "ga_models.h"
-#include "genalpha.h"
+#include "solver/genalpha.h"
 #include "test_macros.h"
 
 static const double uref[3] = {-0.1504168227454677, -1.7241655916366287, -0.6730222695607069};

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 #include "ga_models.h"
-#include "linsol.h"
-#include "options.h"
+#include "solver/linsol.h"
+#include "src/model/options.h"
 #include "test_macros.h"
 
 // n x n saddle-point-like CSC test matrix: unsymmetric block [A B^T; B 0] with nb multipliers

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 #include "ga_models.h"
 #include "test_macros.h"
 

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core.h"
-#include "data_impl.h"
+#include "src/core/core.h"
+#include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rigid/rigid_kernels.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
 #include "test_macros.h"
 

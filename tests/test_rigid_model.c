@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/rigid_models.h"
-#include "data_impl.h"
+#include "bench/rigid_models.h"
+#include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
 #include "test_rigid_ref.h"

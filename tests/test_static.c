@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "data_impl.h"
+#include "src/model/data_impl.h"
 #include "ga_models.h"
 #include "test_macros.h"
 

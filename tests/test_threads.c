@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "assemble.h"
-#include "data_impl.h"
-#include "pattern.h"
+#include "solver/assemble.h"
+#include "src/model/data_impl.h"
+#include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
 #include "test_macros.h"
 #ifdef _OPENMP

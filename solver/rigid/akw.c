@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "core.h"
-#include "rigid_implicit.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_implicit.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // Pi_{n+1} = Pi_n + h (Pibar x Wbar + Tbar), Pibar = (Pi_n + Pi_{n+1})/2, Wbar = J^-1 Pibar,
 // R_{n+1} = R_n cay(h Wbar) (the midpoint rule for R' = R skew(W)). The unknown is

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "core.h"
-#include "rigid_kernels.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // Two interleaved leapfrog sequences: the integer states (R_n, W_n) in the state, the half
 // states (R_{n+1/2}, W_{n+1/2}) in the memory:

@@ -6,8 +6,8 @@
 // LIEMID[EA] = E1(h/2) o E2(h/2), second order. One torque evaluation per step.
 #include <string.h>
 
-#include "core.h"
-#include "rigid_kernels.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_kernels.h"
 
 enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 

@@ -2,10 +2,10 @@
 // LIEMID[I]: implicit midpoint Lie (Krysl 2005, seed 000 §3), the torque at the midpoint.
 #include <string.h>
 
-#include "core.h"
-#include "rigid_implicit.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_implicit.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // J psi / h = exp(-psi/2) (Pi_n + h/2 R_n^T t(R_n exp(psi/2), t_n + h/2)), then
 // R_{n+1} = R_n exp(psi), Pi_{n+1} = exp(-psi) (Pi_n + h R_n^T t_{n+1/2})

@@ -6,7 +6,7 @@
 
 #include <math.h>
 
-#include "stepper.h"
+#include "solver/stepper.h"
 
 // the hot kernels of a step are inlined even where the compiler would rather not (one call per
 // step each, but their arguments and results then stay in registers)

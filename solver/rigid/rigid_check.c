@@ -6,8 +6,8 @@
 // with RD_ERR_UNSUPPORTED and a message naming the object.
 #include <string.h>
 
-#include "core.h"
-#include "rigid.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid.h"
 
 static const char* elem_kind(int type) {
   switch (type) {

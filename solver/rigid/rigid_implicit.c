@@ -6,11 +6,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "core.h"
-#include "rigid_implicit.h"
-#include "rigid_kernels.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_implicit.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // place every body at the attitude of its unknown x (+ eps e_k if k >= 0) and evaluate the
 // loads at t; the torque term of each body goes to g (scratch g, or column k of dg)

@@ -3,7 +3,7 @@
 #ifndef RD_RIGID_IMPLICIT_H
 #define RD_RIGID_IMPLICIT_H
 
-#include "rigid.h"
+#include "solver/rigid/rigid.h"
 
 // an implicit midpoint-type method: per body an unknown x (scratch x), the attitude where the
 // torque is evaluated, the torque term g = R^T tau in the frame of that attitude (frame_is_mid)

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #endif
 
-#include "core.h"
-#include "rigid.h"
-#include "vec3.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid.h"
+#include "src/math/vec3.h"
 
 // out = R(w, v) a for the unit quaternion (w, v): a + w t + v x t with t = 2 v x a
 static inline void rg_qrotParts(double out[3], double w, double x, double y, double z,

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "core.h"
-#include "rigid_kernels.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // round up to a multiple of 64 bytes
 static size_t round64(size_t n) {

@@ -4,10 +4,10 @@
 // IJNME 31, 1991, as given in Krysl & Endres 2005, appendix A.
 #include <string.h>
 
-#include "core.h"
-#include "rigid_kernels.h"
+#include "src/core/core.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "vec3.h"
+#include "src/math/vec3.h"
 
 // R_n = R_{n-1} exp(h W_{n-1} + h^2/2 A_{n-1})
 // R_n J W_n = R_{n-1} J W_{n-1} + h/2 (t_n + t_{n-1})   (spatial torques; t_{n-1} in the memory)

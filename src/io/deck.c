@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: MIT
+// Deck reader entry point: parse the YAML file, apply --set overrides, read every section.
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "src/core/core.h"
+#include "src/io/deck_impl.h"
+#include "rodrigues/deck.h"
+
+// sections that are not option sections; option sections ("solver", "output", ...) come from
+// the prefixes of the option table
+static const char* const fixed_sections[] = {"title",          "gravity",     "nodes",
+                                             "time_functions", "elements",    "joints",
+                                             "loads",          "torque_laws", NULL};
+
+#define MAX_SECTIONS 32
+
+// ---------------------------------------------------------------------------------------------
+// loading
+
+// first error collected by the diagnostic object, NULL if none
+static struct fy_diag_error* first_error(struct fy_diag* diag) {
+  void* it = NULL;
+  return fy_diag_errors_iterate(diag, &it);
+}
+
+
+// limits of a deck with its aliases expanded: nodes in all, aliases inside aliases
+enum { MAX_EXPANDED_NODES = 1000000, MAX_ALIAS_NESTING = 64 };
+
+typedef struct {
+  long nodes;                                  // counted so far, with aliases expanded
+  struct fy_node* open[MAX_ALIAS_NESTING];     // targets of the aliases being expanded
+  int nopen;
+  struct fy_node* culprit;                     // the outermost alias that passed a limit
+} expansion;
+
+
+static void count_expanded(expansion* x, struct fy_node* fyn);
+
+
+// an alias: its target counted again, unless it refers to itself (libfyaml reports the cycle)
+static void count_alias(expansion* x, struct fy_node* alias) {
+  struct fy_node* target = fy_node_resolve_alias(alias);
+  for (int i = 0; i < x->nopen; i++) {
+    if (x->open[i] == target) {
+      return;
+    }
+  }
+  if (x->nopen == MAX_ALIAS_NESTING) {
+    x->nodes = MAX_EXPANDED_NODES + 1L;
+  } else if (target) {
+    x->open[x->nopen++] = target;
+    count_expanded(x, target);
+    x->nopen--;
+  }
+  if (x->nodes > MAX_EXPANDED_NODES) {
+    x->culprit = alias;  // the outermost one once the recursion has unwound
+  }
+}
+
+
+// nodes of fyn with its aliases expanded, added to x->nodes until it passes the limit
+static void count_expanded(expansion* x, struct fy_node* fyn) {
+  if (!fyn || x->nodes > MAX_EXPANDED_NODES) {
+    return;
+  }
+  x->nodes++;
+  void* it = NULL;
+  if (fy_node_is_alias(fyn)) {
+    count_alias(x, fyn);
+  } else if (fy_node_is_mapping(fyn)) {
+    struct fy_node_pair* p;
+    while ((p = fy_node_mapping_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+      count_expanded(x, fy_node_pair_key(p));
+      count_expanded(x, fy_node_pair_value(p));
+    }
+  } else if (fy_node_is_sequence(fyn)) {
+    struct fy_node* item;
+    while ((item = fy_node_sequence_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+      count_expanded(x, item);
+    }
+  }
+}
+
+
+// aliases of aliases can make a small file expand to billions of nodes ("billion laughs"):
+// count the expansion of the unresolved document before libfyaml resolves (copies) it
+static int check_expansion(rdDeck* dk) {
+  expansion x = {0};
+  count_expanded(&x, fy_document_root(dk->fyd));
+  if (x.nodes <= MAX_EXPANDED_NODES) {
+    return RD_OK;
+  }
+  int line = 1, col = 1;
+  struct fy_token* t = x.culprit ? fy_node_get_scalar_token(x.culprit) : NULL;
+  const struct fy_mark* m = t ? fy_token_start_mark(t) : NULL;
+  if (m) {
+    line = m->line + 1;
+    col = m->column + 1;
+  }
+  return RD_ERROR(dk->ctx, RD_ERR_DECK,
+                  "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
+                  "than %d deep)", dk->path, line, col, (int)MAX_EXPANDED_NODES,
+                  (int)MAX_ALIAS_NESTING);
+}
+
+
+// the first error the YAML parser collected, as FILE:LINE:COLUMN (or an empty deck)
+static int yaml_error(rdDeck* dk, struct fy_diag* diag) {
+  struct fy_diag_error* e = first_error(diag);
+  if (e) {
+    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:%d:%d: invalid YAML: %s", dk->path, e->line,
+                    e->column, e->msg);
+  }
+  return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
+}
+
+
+// parse the file into dk->fyd; *diag gets the diagnostic object the document reports to
+static int load(rdDeck* dk, struct fy_diag** diag) {
+  FILE* f = fopen(dk->path, "rb");
+  if (!f) {
+    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot open: %s", dk->path, strerror(errno));
+  }
+  struct stat sb;
+  int is_dir = !fstat(fileno(f), &sb) && S_ISDIR(sb.st_mode);
+  fclose(f);
+  if (is_dir) {  // fopen succeeds on a directory; libfyaml then sees an empty file
+    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot read: %s", dk->path, strerror(EISDIR));
+  }
+  struct fy_diag_cfg dcfg;
+  fy_diag_cfg_default(&dcfg);
+  dcfg.fp = NULL;
+  dcfg.level = FYET_ERROR;
+  *diag = fy_diag_create(&dcfg);
+  if (!*diag) {
+    return RD_ERROR(dk->ctx, RD_ERR_NOMEM, "%s: cannot create a YAML diagnostic object", dk->path);
+  }
+  fy_diag_set_collect_errors(*diag, true);
+  struct fy_parse_cfg cfg;
+  memset(&cfg, 0, sizeof(cfg));
+  cfg.flags = FYPCF_QUIET;  // anchors, aliases and merge keys resolved below, once counted
+  cfg.diag = *diag;
+  dk->fyd = fy_document_build_from_file(&cfg, dk->path);
+  if (!dk->fyd) {
+    return yaml_error(dk, *diag);
+  }
+  int st = check_expansion(dk);
+  if (st) {
+    return st;
+  }
+  if (fy_document_resolve(dk->fyd)) {
+    return yaml_error(dk, *diag);
+  }
+  struct fy_node* root = fy_document_root(dk->fyd);
+  if (!root || rd_deckIsNull(root)) {
+    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
+  }
+  if (!fy_node_is_mapping(root)) {
+    return rd_deckError(dk, root,
+                        "the deck must be a mapping of sections (title, solver, nodes, ...)");
+  }
+  return RD_OK;
+}
+
+// ---------------------------------------------------------------------------------------------
+// option sections
+
+// the distinct prefixes of the option keys ("solver", "output"), into sec[0..n)
+static int option_sections(char sec[][32], int max) {
+  int n = 0;
+  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
+  for (int i = 0; i < nopt; i++) {
+    const char* key = NULL;
+    rd_optionList(i, &key, NULL, NULL, NULL);
+    const char* dot = key ? strchr(key, '.') : NULL;
+    size_t len = dot ? (size_t)(dot - key) : 0;
+    if (!len || len >= sizeof(sec[0])) {
+      continue;
+    }
+    int seen = 0;
+    for (int j = 0; j < n && !seen; j++) {
+      seen = strlen(sec[j]) == len && !strncmp(sec[j], key, len);
+    }
+    if (!seen && n < max) {
+      memcpy(sec[n], key, len);
+      sec[n][len] = '\0';
+      n++;
+    }
+  }
+  return n;
+}
+
+
+// index of option `key` in the option table, -1 if none
+static int option_index(const char* key) {
+  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
+  for (int i = 0; i < nopt; i++) {
+    const char* k = NULL;
+    rd_optionList(i, &k, NULL, NULL, NULL);
+    if (k && !strcmp(k, key)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+
+// set one option from a scalar value
+static int set_option(rdDeck* dk, const char* section, struct fy_node* k, struct fy_node* v) {
+  const char* name = fy_node_get_scalar0(k);
+  if (rd_deckIsNull(v)) {
+    return rd_deckError(dk, k, "'%s' has no value", name);
+  }
+  if (!fy_node_is_scalar(v)) {
+    return rd_deckError(dk, v, "'%s' must be a single value", name);
+  }
+  char full[256];
+  snprintf(full, sizeof(full), "%s.%s", section, name);
+  int st = rds_setOption(dk->spec, full, fy_node_get_scalar0(v));
+  if (st < 0) {
+    return rd_deckRelay(dk, v, st);
+  }
+  int idx = option_index(full);
+  return idx < 0 ? RD_OK : rd_deckOrigin(dk, v, RD_OBJ_OPTION, idx);
+}
+
+
+// the option keys of `section` without the prefix, plus `extra` (may be NULL); NULL-terminated
+static const char** section_keys(rdDeck* dk, const char* section, const char* extra) {
+  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
+  const char** keys = rd_alloc(dk->ctx, sizeof(char*) * (size_t)(nopt + 2));
+  if (!keys) {
+    return NULL;
+  }
+  size_t len = strlen(section);
+  int n = 0;
+  for (int i = 0; i < nopt; i++) {
+    const char* key = NULL;
+    rd_optionList(i, &key, NULL, NULL, NULL);
+    if (key && !strncmp(key, section, len) && key[len] == '.') {
+      keys[n++] = key + len + 1;
+    }
+  }
+  if (extra) {
+    keys[n++] = extra;
+  }
+  keys[n] = NULL;
+  return keys;
+}
+
+
+// an option section: every key is an option "<section>.<key>"; output.nodes is read later
+static int read_option_section(rdDeck* dk, struct fy_node* root, const char* section) {
+  struct fy_node* k = NULL;
+  struct fy_node* map = rd_deckLookup(root, section, &k);
+  if (!k || rd_deckIsNull(map)) {
+    return RD_OK;
+  }
+  int is_output = !strcmp(section, "output");
+  const char** keys = section_keys(dk, section, is_output ? "nodes" : NULL);
+  if (!keys) {
+    return RD_ERR_NOMEM;
+  }
+  int st = rd_deckCheckMap(dk, map, section, keys);
+  rd_free(dk->ctx, (void*)keys);
+  void* it = NULL;
+  struct fy_node_pair* p;
+  while (st == RD_OK && (p = fy_node_mapping_iterate(map, &it))) {
+    struct fy_node* key = fy_node_pair_key(p);
+    if (!(is_output && !strcmp(fy_node_get_scalar0(key), "nodes"))) {
+      st = set_option(dk, section, key, fy_node_pair_value(p));
+    }
+  }
+  return st;
+}
+
+
+static int output_node(rdDeck* dk, struct fy_node* item) {
+  int node;
+  int st = rd_deckNodeRef(dk, item, "nodes", 0, &node);
+  if (st == RD_OK) {
+    st = rds_addOutputNode(dk->spec, node);
+    if (st < 0) {
+      return rd_deckRelay(dk, item, st);
+    }
+  }
+  return st;
+}
+
+// ---------------------------------------------------------------------------------------------
+// top level
+
+// check the top-level keys; sec gets the option sections
+static int check_top(rdDeck* dk, struct fy_node* root, char sec[][32], int* nsec) {
+  *nsec = option_sections(sec, MAX_SECTIONS);
+  const char* keys[MAX_SECTIONS + 16];
+  int n = 0;
+  for (; fixed_sections[n]; n++) {
+    keys[n] = fixed_sections[n];
+  }
+  for (int i = 0; i < *nsec; i++) {
+    keys[n++] = sec[i];
+  }
+  keys[n] = NULL;
+  return rd_deckCheckMap(dk, root, "the deck", keys);
+}
+
+
+static int read_globals(rdDeck* dk, struct fy_node* root) {
+  const char* title = NULL;
+  int st = rd_deckGetString(dk, root, "title", 0, &title);
+  if (st < 0) {
+    return st;
+  }
+  double g[3];
+  st = rd_deckGetVec(dk, root, "gravity", 3, 0, g);
+  if (st == 1) {
+    st = rds_setGravity(dk->spec, g);
+    if (st < 0) {
+      return rd_deckRelay(dk, rd_deckLookup(root, "gravity", NULL), st);
+    }
+  }
+  return st < 0 ? st : RD_OK;
+}
+
+
+static int read_root(rdDeck* dk) {
+  struct fy_node* root = fy_document_root(dk->fyd);
+  char sec[MAX_SECTIONS][32];
+  int nsec = 0;
+  int st = check_top(dk, root, sec, &nsec);
+  if (st == RD_OK) {
+    st = read_globals(dk, root);
+  }
+  for (int i = 0; st == RD_OK && i < nsec; i++) {
+    st = read_option_section(dk, root, sec[i]);
+  }
+  // time functions and nodes first: the other sections refer to them by name
+  if (st == RD_OK) {
+    st = rd_deckReadTimeFns(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadNodes(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadElements(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadJoints(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadLoads(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadTorqueLaws(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckEach(dk, rd_deckLookup(root, "output", NULL), "nodes", output_node);
+  }
+  return st;
+}
+
+
+int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides, int noverride,
+                rdSpec** spec) {
+  if (spec) {
+    *spec = NULL;
+  }
+  if (!rd_contextValid(ctx)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!spec || !path || noverride < 0 || (noverride > 0 && !overrides)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "rd_readDeck: invalid argument");
+  }
+  rdDeck dk;
+  memset(&dk, 0, sizeof(dk));
+  dk.ctx = ctx;
+  dk.path = path;
+  struct fy_diag* diag = NULL;
+  int st = load(&dk, &diag);
+  if (st == RD_OK) {
+    st = rd_createSpec(ctx, &dk.spec);
+  }
+  if (st == RD_OK) {
+    st = rd_deckApplyOverrides(&dk, overrides, noverride);
+  }
+  if (st == RD_OK) {
+    st = read_root(&dk);
+  }
+  if (st < 0) {
+    rd_destroySpec(&dk.spec);
+  }
+  *spec = dk.spec;
+  rd_deckFreeNames(&dk, &dk.nodes);
+  rd_deckFreeNames(&dk, &dk.timefns);
+  rd_free(ctx, (void*)dk.set_node);
+  rd_free(ctx, (void*)dk.set_text);
+  if (dk.fyd) {
+    fy_document_destroy(dk.fyd);
+  }
+  if (diag) {
+    fy_diag_destroy(diag);
+  }
+  return st < 0 ? st : RD_OK;
+}

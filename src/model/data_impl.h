@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Private layout of rdData: the state that changes, and all workspace (allocated once).
+#ifndef RD_DATA_IMPL_H
+#define RD_DATA_IMPL_H
+
+#include "src/model/model_impl.h"
+#include "rodrigues/simulate.h"
+
+// the state proper: copied by rd_copyData, saved and restored around a cut step
+typedef struct rdState_ {
+  double t;          // time
+  double* q;         // nnode x 7: position (global), quaternion (w,x,y,z) body -> global
+  double* v;         // nnode x 6: velocity (global), angular velocity (BODY frame)
+  double* vd;        // nnode x 6: acceleration (global), angular acceleration (BODY frame)
+  double* a;         // nnode x 6: generalized-alpha auxiliary acceleration, same layout
+  double* lambda;    // nconstraint: Lagrange multipliers
+  void* memory;      // stepper memory that must survive between steps (stepper-defined)
+} rdState;
+
+struct rdData_ {
+  uint32_t magic;
+  const rdModel* model;
+  rdContext* ctx;
+  int initialized;
+  rdState s;         // current state
+  rdState saved;     // state at the start of the current (sub)step, for step cutting
+  size_t memory_size;   // bytes of stepper memory (in s.memory and saved.memory)
+  double* force;     // nnode x 6 scratch: applied force and moment (global) per node
+  double* cbuf;      // scratch of callbacks and user elements: pose, velocity, acceleration,
+                     // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
+  double* beamwork;  // scratch of the beam evaluations: nbeamslot slots (one per assembly
+                     // thread) of model beam_work doubles, see rd_beamScratch; per data, so
+                     // models are shared by threads
+  int nbeamslot;     // rd_beamSlots(model)
+  double* beamscale; // nbeam: time-function factor of each beam's distributed load
+  double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
+  int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)
+  int in_step;       // 1 between rd_stepBegin and rd_stepEnd
+  double step_h;     // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
+  double step_tend;  // t + h
+  void* work;        // stepper scratch, not part of the state
+  size_t work_size;
+  rdStats stats;
+  rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)
+  int ncut;
+  void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
+  struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
+                                   // steppers with closed loops; solver/redundant.c)
+  void* block;       // the single allocation behind every array above
+};
+
+// copy the arrays of one state into another of the same model
+void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState* src);
+
+// applied loads at time t for configuration q (nnode x 7) and velocities v (nnode x 6):
+// f (nnode x 6) receives force (global) and moment (global) at each node, from gravity on
+// bodies and masses, nodal loads and torque laws. Counts one load evaluation.
+int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                 double* f);
+
+// rd_evalLoads without the weights of bodies and point masses (the rigid steppers add those
+// from their own body table). Counts one load evaluation.
+int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
+                          const double* v, double* f);
+
+// Jacobian of host load callback i at (t, q, v), converted to the library's increments (local
+// layout 6 per node of the callback's set, N = 6 nnode, row-major N x N): K = -d f^/d(dx, dTheta)
+// and C = -d f^/d(v, W) with f^ = (F, R^T M) per node, the dead-moment term -(R^T M)~ left out
+// (the load stiffness has it). *K and *C point into d->cbuf. RD_OK or a callback status.
+int rd_hostLoadJacobian(const rdModel* m, rdData* d, int i, double t, const double* q,
+                        const double* v, double** K, double** C);
+
+// user element e at (t, q, v, vd): residual *r (6 nnode, rotation rows body frame) and, if jac,
+// *K, *C, *M (6 nnode square, row-major) with respect to (dx, dTheta), (v, W), (vd, dW/dt),
+// all pointing into d->cbuf. RD_OK or a callback status.
+int rd_userElemEval(const rdModel* m, rdData* d, int e, double t, const double* q,
+                    const double* v, const double* vd, int jac, double** r, double** K,
+                    double** C, double** M);
+
+// potential energy of the torque laws that derive from a potential (coulomb wall)
+double rd_torqueLawPotential(const rdModel* m, const double* q);
+
+#endif  // RD_DATA_IMPL_H

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+// Private layout of rdSpec: growable arrays of copied definitions.
+#ifndef RD_SPEC_IMPL_H
+#define RD_SPEC_IMPL_H
+
+#include <stdint.h>
+
+#include "src/model/options.h"
+#include "rodrigues/spec.h"
+
+// element types (one file each in elements/)
+typedef enum rdElemType_ {
+  RD_ELEM_RIGID_BODY = 0,
+  RD_ELEM_POINT_MASS,
+  RD_ELEM_SPRING,
+  RD_ELEM_BUSHING,
+  RD_ELEM_COUNT
+} rdElemType;
+
+typedef struct rdElemDef_ {
+  int type;  // rdElemType
+  union {
+    rdRigidBodyDef body;
+    rdPointMassDef mass;
+    rdSpringDef spring;
+    rdBushingDef bushing;
+  } u;
+} rdElemDef;
+
+// a growable array: items of `size` bytes
+typedef struct rdVec_ {
+  void* items;
+  int count;
+  int capacity;
+} rdVec;
+
+struct rdSpec_ {
+  uint32_t magic;
+  rdContext* ctx;
+  rdVec nodes;     // rdNodeDef (name copied)
+  rdVec elems;     // rdElemDef
+  rdVec joints;    // rdJointDef
+  rdVec loads;     // rdLoadDef
+  rdVec timefns;   // rdTimeFnDef (name, expression, t, y copied)
+  rdVec torques;   // rdTorqueLawDef (name, expressions copied)
+  rdVec outputs;   // int node indices
+  rdVec callbacks; // rdLoadCallbackDef (name, nodes copied)
+  rdVec users;     // rdUserElementDef (name, nodes copied)
+  rdVec beams;     // rdBeamDef (name, nodes, station, stiffness, mass copied)
+  rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
+  double gravity[3];
+  rdOptions opt;
+};
+
+// name of an element definition
+const char* rd_elemDefName(const rdElemDef* e);
+
+// origin string of an object ("" if none)
+const char* rd_specOrigin(const rdSpec* spec, rdObjKind kind, int index);
+
+#endif  // RD_SPEC_IMPL_H

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+// The compiled model: destroy, queries, consistency check, printing.
+#include <math.h>
+#include <string.h>
+
+#include "elements/beam.h"
+#include "src/core/core.h"
+#include "solver/linsol.h"
+#include "src/model/model_impl.h"
+#include "solver/pattern.h"
+
+int rd_modelValid(const rdModel* m) {
+  return m && m->magic == RD_MAGIC_MODEL;
+}
+
+
+void rd_destroyModel(rdModel** model) {
+  if (!model || !rd_modelValid(*model)) {
+    return;
+  }
+  rdModel* m = *model;
+  rdContext* ctx = m->ctx;
+  for (int i = 0; m->node_name && i < m->nnode; i++) {
+    rd_free(ctx, m->node_name[i]);
+  }
+  for (int i = 0; m->node_origin && i < m->nnode; i++) {
+    rd_free(ctx, (void*)m->node_origin[i]);
+  }
+  for (int i = 0; m->timefn && i < m->ntimefn; i++) {
+    rdTimeFn* f = &m->timefn[i];
+    rd_free(ctx, f->t);
+    rd_free(ctx, f->y);
+    if (f->expr) {
+      rd_exprDestroy(f->expr);
+      rd_free(ctx, f->expr);
+    }
+  }
+  for (int i = 0; m->timefn_name && i < m->ntimefn; i++) {
+    rd_free(ctx, m->timefn_name[i]);
+  }
+  for (int i = 0; m->elem && i < m->nelem; i++) {
+    rd_free(ctx, (void*)rd_elemDefName(&m->elem[i].def));
+    rd_free(ctx, (void*)m->elem[i].origin);
+  }
+  for (int i = 0; m->joint && i < m->njoint; i++) {
+    rd_free(ctx, (void*)m->joint[i].def.name);
+    rd_free(ctx, (void*)m->joint[i].origin);
+  }
+  for (int i = 0; m->load && i < m->nload; i++) {
+    rd_free(ctx, (void*)m->load[i].def.name);
+    rd_free(ctx, (void*)m->load[i].origin);
+  }
+  for (int i = 0; m->torque && i < m->ntorque; i++) {
+    rdTorqueLaw* tl = &m->torque[i];
+    rd_free(ctx, (void*)tl->def.name);
+    rd_free(ctx, (void*)tl->origin);
+    if (tl->expr) {
+      for (int k = 0; k < 3; k++) {
+        rd_exprDestroy(&tl->expr[k]);
+      }
+      rd_free(ctx, tl->expr);
+    }
+  }
+  for (int i = 0; m->callback && i < m->ncallback; i++) {
+    rd_free(ctx, (void*)m->callback[i].name);
+    rd_free(ctx, (void*)m->callback[i].nodes);
+  }
+  rd_free(ctx, m->callback);
+  for (int i = 0; m->user && i < m->nuser; i++) {
+    rd_free(ctx, (void*)m->user[i].name);
+    rd_free(ctx, (void*)m->user[i].nodes);
+  }
+  rd_free(ctx, m->user);
+  for (int i = 0; m->beam && i < m->nbeam; i++) {
+    rd_free(ctx, (void*)m->beam[i].def.name);
+    rd_free(ctx, (void*)m->beam[i].def.nodes);
+    rd_free(ctx, (void*)m->beam[i].origin);
+    rd_destroyBeam(&m->beam[i].kernel);
+  }
+  rd_free(ctx, m->beam);
+  rd_free(ctx, m->beam_order);
+  rd_free(ctx, m->beam_color);
+  rd_free(ctx, m->node_name);
+  rd_free(ctx, (void*)m->node_origin);
+  rd_free(ctx, m->node_kind);
+  rd_free(ctx, m->node_dof);
+  rd_free(ctx, m->node_q0);
+  rd_free(ctx, m->node_v0);
+  rd_free(ctx, m->timefn);
+  rd_free(ctx, m->timefn_name);
+  rd_free(ctx, m->elem);
+  rd_free(ctx, m->joint);
+  rd_free(ctx, m->load);
+  rd_free(ctx, m->torque);
+  rd_free(ctx, m->out_node);
+  rd_patternDestroy(m);
+  m->magic = 0;
+  rd_free(ctx, m);
+  *model = NULL;
+}
+
+
+int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!info) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_modelInfo: NULL info");
+  }
+  memset(info, 0, sizeof(*info));
+  info->nnode = m->nnode;
+  info->nelement = m->nelem;
+  info->nrigid_body = m->nbody;
+  info->njoint = m->njoint;
+  info->nload = m->nload;
+  info->ntorque_law = m->ntorque;
+  info->ntimefn = m->ntimefn;
+  info->ndof = m->ndof;
+  info->nconstraint = m->nconstraint;
+  info->noutput = m->nout;
+  info->method = m->opt.method;
+  info->nbeam = m->nbeam;
+  info->linear_solver = m->pattern ? rd_linsolName(m->linsol) : NULL;
+  return RD_OK;
+}
+
+
+const char* rd_nodeName(const rdModel* m, int i) {
+  if (!rd_modelValid(m) || i < 0 || i >= m->nnode) {
+    return NULL;
+  }
+  return m->node_name[i];
+}
+
+
+const char* rd_jointName(const rdModel* m, int j) {
+  if (!rd_modelValid(m) || j < 0 || j >= m->njoint) {
+    return NULL;
+  }
+  return m->joint[j].def.name;
+}
+
+
+int rd_findNode(const rdModel* m, const char* name) {
+  if (!rd_modelValid(m) || !name) {
+    return -1;
+  }
+  for (int i = 0; i < m->nnode; i++) {
+    if (!strcmp(m->node_name[i], name)) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+
+int rd_outputNode(const rdModel* m, int k) {
+  if (!rd_modelValid(m) || k < 0 || k >= m->nout) {
+    return -1;
+  }
+  return m->out_node[k];
+}
+
+
+int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (rd_optionGet(&m->opt, key, buf, size)) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "unknown option '%s'", key ? key : "(null)");
+  }
+  return RD_OK;
+}
+
+
+double rd_getOptionReal(const rdModel* m, const char* key) {
+  return rd_modelValid(m) ? rd_optionReal(&m->opt, key) : NAN;
+}
+
+
+static int finite_all(const double* x, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+int rd_checkModel(const rdModel* m) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  rdContext* ctx = m->ctx;
+  int dof = 0;
+  for (int i = 0; i < m->nnode; i++) {
+    if (m->node_dof[i] != dof) {
+      return RD_ERROR(ctx, RD_ERR_MODEL, "node %d: DOF numbering inconsistent", i);
+    }
+    dof += m->node_kind[i] == RD_NODE_RIGID ? 6 : 3;
+    const double* q = m->node_q0 + 7 * i;
+    if (!finite_all(q, 7) || !finite_all(m->node_v0 + 6 * i, 6)) {
+      return RD_ERROR(ctx, RD_ERR_MODEL, "node '%s': non-finite initial state", m->node_name[i]);
+    }
+    double n = q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6];
+    if (fabs(n - 1) > 1e-12) {
+      return RD_ERROR(ctx, RD_ERR_MODEL, "node '%s': quaternion not normalized", m->node_name[i]);
+    }
+  }
+  if (dof != m->ndof) {
+    return RD_ERROR(ctx, RD_ERR_MODEL, "DOF count inconsistent (%d vs %d)", dof, m->ndof);
+  }
+  int row = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    if (m->joint[j].row != row || m->joint[j].nrow <= 0) {
+      return RD_ERROR(ctx, RD_ERR_MODEL, "joint '%s': multiplier numbering inconsistent",
+                      m->joint[j].def.name);
+    }
+    row += m->joint[j].nrow;
+  }
+  if (row != m->nconstraint) {
+    return RD_ERROR(ctx, RD_ERR_MODEL, "multiplier count inconsistent");
+  }
+  for (int k = 0; k < m->nout; k++) {
+    if (m->out_node[k] < 0 || m->out_node[k] >= m->nnode) {
+      return RD_ERROR(ctx, RD_ERR_MODEL, "output node %d out of range", k);
+    }
+  }
+  return RD_OK;
+}
+
+
+int rd_printModel(const rdModel* m, FILE* out) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!out) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_printModel: NULL stream");
+  }
+  int counts[RD_ELEM_COUNT] = {0};
+  for (int i = 0; i < m->nelem; i++) {
+    counts[m->elem[i].def.type]++;
+  }
+  int npoint = 0;
+  for (int i = 0; i < m->nnode; i++) {
+    npoint += m->node_kind[i] == RD_NODE_POINT;
+  }
+  fprintf(out, "nodes        %d (%d rigid, %d point)\n", m->nnode, m->nnode - npoint, npoint);
+  fprintf(out, "elements     %d (rigid bodies %d, point masses %d, springs %d, bushings %d)\n",
+          m->nelem, counts[RD_ELEM_RIGID_BODY], counts[RD_ELEM_POINT_MASS], counts[RD_ELEM_SPRING],
+          counts[RD_ELEM_BUSHING]);
+  fprintf(out, "joints       %d (%d constraint equations)\n", m->njoint, m->nconstraint);
+  fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload,
+          m->ntorque, m->ntimefn);
+  fprintf(out, "DOFs         %d (+ %d multipliers)\n", m->ndof, m->nconstraint);
+  fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
+  fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
+  if (m->pattern) {
+    fprintf(out, "linsolver    %s%s\n", rd_linsolName(m->linsol),
+            m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");
+  }
+  fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n",
+          m->opt.start_time, m->opt.final_time, m->opt.time_step,
+          ceil((m->opt.final_time - m->opt.start_time) / m->opt.time_step - 1e-9),
+          m->opt.output_every);
+  fprintf(out, "outputs      %d node(s):", m->nout);
+  for (int k = 0; k < m->nout && k < 8; k++) {
+    fprintf(out, " %s", m->node_name[m->out_node[k]]);
+  }
+  fprintf(out, m->nout > 8 ? " ...\n" : "\n");
+  return RD_OK;
+}
