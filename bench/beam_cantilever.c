@@ -6,7 +6,7 @@
 //
 // 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
 //    to 10^5 DOFs (--max-dofs, default 10^5): L = 10 along x, the composite section of
-//    benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force 150 (1 - cos 20t) / 2 along
+//    docs/benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force 150 (1 - cos 20t)/2 along
 //    z; generalized-alpha, rho_inf = 0, h = 0.005 (as B3's dynamic case, whose sudden load would
 //    excite modes of the small elements that h does not resolve). For each linear solver (klu,
 //    umfpack; dense up to 1000 DOFs; --solver: one only): median microseconds per step over the
@@ -50,7 +50,7 @@
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
 
-// benchmarks.md B3
+// docs/benchmarks.md B3
 static const double B3_K[36] = {1368.17e3, 0, 0, 0, 0, 0,
                                  0, 88.56e3, 0, 0, 0, 0,
                                  0, 0, 38.78e3, 0, 0, 0,

@@ -4,7 +4,7 @@
 // usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]
 //                 [--horizontal] [--solver NAME] [--nmin N] [--newton full|modified]
 //
-// 1. Heavy top (benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
+// 1. Heavy top (docs/benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
 //    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
 //    runs (default 5), Newton iterations and factorizations per step (rdStats).
 // 2. A chain of N rigid bodies (unit rods) joined by revolute joints (axis y), the first to the
@@ -57,7 +57,7 @@ static void common_options(rdSpec* s, double h, const backend* b) {
 }
 
 
-// benchmarks.md A6 (tests/ga_models.h) with the bench's options
+// docs/benchmarks.md A6 (tests/ga_models.h) with the bench's options
 static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
   rdSpec* s = ga_heavyTopModel(ctx);
   if (s) {

@@ -24,12 +24,12 @@ typedef struct rigidModel_ {
   double J[3];          // diagonal inertia about the fixed point (body frame)
   double psi0[3];       // initial rotation vector, R0 = exp(skew(psi0))
   double omega0[3];     // initial body angular velocity (R0 = I: also the spatial one)
-  double tend;          // final time of the seeds' convergence study
+  double tend;          // final time of the paper's convergence study
   rigidTorqueFn torque;  // spatial torque, NULL for none
   rigidPotentialFn potential;  // its potential, to check a deck's energy (NULL: not checked)
 } rigidModel;
 
-// heavy symmetric top, seed 003 §3.4-3.5: t = -20 R(:,3) x e3 (m g l = 20)
+// heavy symmetric top, Krysl & Endres 2005 §3.4-3.5: t = -20 R(:,3) x e3 (m g l = 20)
 static inline void rigid_torque_top(double t, const double R[9], double tau[3]) {
   (void)t;
   // R(:,3) x e3 = (R23, -R13, 0)
@@ -47,7 +47,7 @@ static inline double rigid_potential_none(const double R[9]) {
   return 0.0;
 }
 
-// Coulomb potential with a soft wall, seed 003 §3.6 (a = 1.1, c = 0.01)
+// Coulomb potential with a soft wall, Krysl & Endres 2005 §3.6 (a = 1.1, c = 0.01)
 static inline void rigid_torque_coulomb(double t, const double R[9], double tau[3]) {
   (void)t;
   double s = 1.1 + R[8];
@@ -58,14 +58,14 @@ static inline void rigid_torque_coulomb(double t, const double R[9], double tau[
 }
 
 static const rigidModel rigid_models[] = {
-    // McLachlan & Zanna free body, seed 003 §3.1: R(100) reference of figures 4, 5
+    // McLachlan & Zanna free body, Krysl & Endres 2005 §3.1: R(100) reference of figures 4, 5
     {"free_body", {0.9144, 1.098, 1.66}, {0, 0, 0}, {0.45549, 0.82623, 0.03476}, 100.0, NULL,
      rigid_potential_none},
-    // fast Lagrangian top, seed 003 §3.4 (Psi0 = (0.3, 0, 0) as in the seed), figure 10
+    // fast Lagrangian top, Krysl & Endres 2005 §3.4 (Psi0 = (0.3, 0, 0) as there), figure 10
     {"fast_top", {5, 5, 1}, {0.3, 0, 0}, {0, 0, 50}, 10.0, rigid_torque_top, rigid_potential_top},
-    // slow Lagrangian top, seed 003 §3.5, figure 11 (the seed gives no final time: 10 like §3.4)
+    // slow Lagrangian top, Krysl & Endres 2005 §3.5, figure 11 (no final time given: 10 as §3.4)
     {"slow_top", {5, 5, 1}, {0.05, 0, 0}, {0, 0, 5}, 10.0, rigid_torque_top, rigid_potential_top},
-    // Coulomb potential with soft wall, seed 003 §3.6, figure 13: pi0 = (2, 2, 2), R0 = I
+    // Coulomb potential with soft wall, Krysl & Endres 2005 §3.6, figure 13: pi0 = (2, 2, 2)
     {"coulomb_wall", {2, 3, 4.5}, {0, 0, 0}, {1.0, 2.0 / 3.0, 4.0 / 9.0}, 10.0,
      rigid_torque_coulomb, NULL},
 };

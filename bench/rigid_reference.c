@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Independent reference states of seed 003's rigid-body problems (GSL rk8pd on quaternions).
+// Independent reference states of the rigid-body problems of Krysl & Endres 2005 §3 (GSL rk8pd
+// on quaternions).
 //
 // usage: rigid_reference MODEL [--deck FILE] [--tend T] [--tol TOL]
 //
@@ -105,7 +106,7 @@ static int check_deck(const rigidModel* m, const char* path, double* tend) {
     P2 += P * P;
     ke_ref += 0.5 * P * y[4 + i];
   }
-  // the potential (tops: m g l R33, checks the gravity that stands for the seed's torque)
+  // the potential (tops: m g l R33, checks the gravity that stands for the paper's torque)
   double pe_ref = pe;
   if (m->potential) {
     double R[9];

@@ -15,8 +15,8 @@
 //    otherwise. For each: error in R and in Pi, torque evaluations, wall time.
 // 3. Interpolated cost (log-log) to reach a given attitude error, and ratios to RK4 and rk8pd,
 //    all from this one run.
-// The ODE data of the top are rigid_models.h (seed 003 §3.4); the deck's initial state is
-// checked against them.
+// The ODE data of the top are rigid_models.h (Krysl & Endres 2005 §3.4); the deck's initial
+// state is checked against them.
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>

@@ -8,7 +8,7 @@
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
-// spatial torque of the coulomb potential with soft wall (seed 003 §3.6):
+// spatial torque of the coulomb potential with soft wall (Krysl & Endres 2005, §3.6):
 // (-(a + R33)^-2 + c (a + R33)^-11) (-R23, R13, 0)
 static void coulomb_wall(double torque[3], const double R[9], double a, double c) {
   double s = a + R[8];

@@ -9,7 +9,7 @@
 
 #include "rodrigues/rodrigues.h"
 
-// benchmarks.md A6: heavy top, node at the COM (0,1,0), spherical joint to ground at 0; the
+// docs/benchmarks.md A6: heavy top, node at the COM (0,1,0), spherical joint to ground at 0; the
 // model only (no solver options; also used by bench/ga_chain.c)
 static inline rdSpec* ga_heavyTopModel(rdContext* ctx) {
   rdSpec* s = NULL;

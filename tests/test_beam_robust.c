@@ -4,7 +4,7 @@
 // iterations (BeamDyn's settings; the issue reports that BeamDyn's Newton diverges at the
 // second step). Checks that the run completes, what it reports (iterations per step, step cuts
 // with time and reason), and that the result is right: observed convergence in h against the
-// same model at h / 8, and the distance to BeamDyn's 5-node curve of benchmarks.md.
+// same model at h / 8, and the distance to BeamDyn's 5-node curve of docs/benchmarks.md B3.
 // Run from the source root (reads input/beam).
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Generalized-alpha against exact answers (benchmarks.md A7): constant force and torque on a free
-// mass, spring-mass, torque-free precession; energy behaviour; joint reactions; redundant
+// Generalized-alpha against exact answers (docs/benchmarks.md A7): constant force and torque on a
+// free mass, spring-mass, torque-free precession; energy behaviour; joint reactions; redundant
 // joints; step cutting.
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Heavy top (benchmarks.md A6) with the generalized-alpha stepper: exact consistent initial
+// Heavy top (docs/benchmarks.md A6) with the generalized-alpha stepper: exact consistent initial
 // accelerations, observed order 2 at t = 2 against the converged reference (index 3 and the
 // stabilized index-2 formulation, which also runs rho_inf = 1), and finite-difference checks
 // of the stabilized iteration-matrix blocks.

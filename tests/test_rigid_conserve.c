@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers on free bodies: exact solutions, conservation, energy, translation.
 //
-// The McLachlan-Zanna body of seed 003 §3.1 against its
+// The McLachlan-Zanna body of Krysl & Endres 2005 §3.1 against its
 // Jacobi-elliptic solution, conservation of the spatial angular momentum by the LIEMID methods,
 // NMB's bounded energy error over 10^4 steps, the book toss momentum pi(t) = pi(0) + t tau at
 // every step under a constant torque,
@@ -124,7 +124,8 @@ static void test_liemid_momentum(rdContext* ctx) {
 }
 
 
-// NMB: energy error bounded, no drift over 10^4 steps (seed 003 figure 1: steps up to 4)
+// NMB: energy error bounded, no drift over 10^4 steps (Krysl & Endres 2005, figure 1: steps up
+// to 4)
 static void test_nmb_energy(rdContext* ctx) {
   watch w;
   run_watch(ctx, "nmb", 0.5, 10000, &w);
@@ -138,8 +139,8 @@ static void test_nmb_energy(rdContext* ctx) {
 }
 
 
-// book toss under the constant spatial torque tau = (20, 0, 0) (seed 003 §3.2, before the
-// disturbance), here with an initial tumble so that pi(0) != 0 and the body turns about every
+// book toss under the constant spatial torque tau = (20, 0, 0) (Krysl & Endres 2005 §3.2, before
+// the disturbance), here with an initial tumble so that pi(0) != 0 and the body turns about every
 // axis: pi(t) = pi(0) + t tau exactly, at every step, for the momentum-conserving methods
 static rdModel* build_book(rdContext* ctx, const char* method) {
   rdSpec* s = NULL;

@@ -2,7 +2,7 @@
 // Rigid steppers and the model: checks, initialization, evaluations, Newton failures.
 //
 // What check() rejects (with clear messages), consistent initial
-// accelerations (heavy top A6 of benchmarks.md), the node placed off the pivot, torque
+// accelerations (heavy top A6 of docs/benchmarks.md), the node placed off the pivot, torque
 // evaluations per step, Newton iteration counts, and a failing inner Newton that must surface
 // as an error naming the method, the body and the time.
 #include <math.h>
@@ -58,7 +58,7 @@ static rdModel* build_heavy_top(rdContext* ctx, const char* method, int node_at_
 }
 
 
-// consistent initial accelerations (benchmarks.md A6, EXACT): body angular acceleration
+// consistent initial accelerations (docs/benchmarks.md A6, EXACT): body angular acceleration
 // (661.3461692307692, 0, 0), centre-of-mass acceleration (0, -21.3017325444, -30.9608307692308)
 static void test_initial_accelerations(rdContext* ctx) {
   for (int k = 0; k < NALL; k++) {
@@ -616,8 +616,8 @@ static void test_load_paths(rdContext* ctx) {
 }
 
 
-// Coulomb wall (seed 003 §3.6) as the built-in law and as a callback of the same formula (the
-// bench's independent copy, bench/rigid_models.h)
+// Coulomb wall (Krysl & Endres 2005 §3.6) as the built-in law and as a callback of the same
+// formula (the bench's independent copy, bench/rigid_models.h)
 static int coulomb_cb(double t, const double R[9], double torque[3], void* user) {
   (void)user;
   rigid_torque_coulomb(t, R, torque);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers: observed orders of convergence on the Lagrangian tops.
 //
-// The fast and slow Lagrangian tops of seed 003 §3.4-3.5 against an independent Dormand-Prince
+// The fast and slow Lagrangian tops of Krysl & Endres 2005 §3.4-3.5 against an independent
+// Dormand-Prince
 // reference, and NMB == NMS to round-off.
 //
-// Final time 1 for both tops, and the seed's t = 10 for the fast top with the second-order
+// Final time 1 for both tops, and the paper's t = 10 for the fast top with the second-order
 // methods only (at t = 10 the first-order LIEMID[E1]/[E2] errors pass through a phase where
 // they partly cancel, so their observed order wanders); steps h0/2, h0/4, h0/8 with h0 = 1e-3
 // (fast) and 1e-2 (slow); the order is taken from the two smallest steps.

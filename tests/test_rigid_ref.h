@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Solver-independent references for the rigid-stepper tests: an adaptive Dormand-Prince 5(4)
 // integrator of the rigid-body equations on quaternions, the Jacobi-elliptic solution of the
-// torque-free body, and the seed 003 models built through the C API.
+// torque-free body, and the models of Krysl & Endres 2005 §3 built through the C API.
 #ifndef RD_TEST_RIGID_REF_H
 #define RD_TEST_RIGID_REF_H
 
@@ -144,7 +144,7 @@ static inline int ref_ellipticInit(refElliptic* el, const double J[3], const dou
   el->m = (J[2] - J[1]) * el->B[1] * el->B[2] / (J[0] * el->B[0] * el->lambda);
   double am = atan2(W0[1] / el->B[1], W0[2] / el->B[2]);
   if (fabs(am) >= 2 * atan(1.0)) {
-    return -1;  // not needed for the seed's data
+    return -1;  // not needed for the paper's data
   }
   el->u0 = gsl_sf_ellint_F(am, sqrt(el->m), GSL_PREC_DOUBLE);
   return 0;
@@ -195,8 +195,8 @@ static inline void ref_rotvecToQuat(double q[4], const double psi[3]) {
 // ---------------------------------------------------------------------------------------------
 // models through the C API
 
-// heavy symmetric top of seed 003 §3.4-3.5: pivot at the origin, node at the pivot, centre of
-// mass at body (0, 0, 1), m = 1, g = 20 (so m g l = 20), inertia about the centre of mass
+// heavy symmetric top of Krysl & Endres 2005 §3.4-3.5: pivot at the origin, node at the pivot,
+// centre of mass at body (0, 0, 1), m = 1, g = 20 (so m g l = 20), inertia about the centre of mass
 // diag(4, 4, 1) = diag(5, 5, 1) about the pivot; the spatial torque is -20 R(:,3) x e3
 static inline void ref_topTorque(double t, const double R[9], double tau[3], const void* par) {
   (void)t;
