@@ -11,19 +11,9 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
+#include "tests/test_macros.h"
 
 #define DATA "tests/data/nrel5mw_blade/"
-
-static int npass, nfail;
-
-static void check(int ok, const char* what) {
-  if (ok) {
-    npass++;
-  } else {
-    nfail++;
-    printf("FAIL: %s\n", what);
-  }
-}
 
 // BeamDyn rows (bd_5MW_dynamic_gravity_Az90.ref, same as Az00 in the root frame): time,
 // root force, root moment, tip displacement, tip rotation (Wiener-Milenkovic), root frame
@@ -53,7 +43,7 @@ static void run_case(const char* driver, const double D[9]) {
   rdData* data = NULL;
   rd_createContext(&ctx, NULL);
   int st = rd_importBeamDyn(ctx, driver, &spec);
-  check(st == RD_OK, "import the gravity driver");
+  CHECK_MSG(st == RD_OK, "import the gravity driver");
   if (st) {
     printf("  %s\n", rd_lastError(ctx));
     rd_destroyContext(&ctx);
@@ -62,9 +52,9 @@ static void run_case(const char* driver, const double D[9]) {
   st = rd_compile(spec, &model);
   if (!st) st = rd_createData(model, &data);
   if (!st) st = rd_initialize(model, data);
-  check(st == RD_OK, "compile and initialize");
+  CHECK_MSG(st == RD_OK, "compile and initialize");
   double h = rd_getOptionReal(model, "solver.time_step");
-  check(h == 0.01 && rd_getOptionReal(model, "solver.rho_inf") == 0, "dt 0.01, rho_inf 0");
+  CHECK_MSG(h == 0.01 && rd_getOptionReal(model, "solver.rho_inf") == 0, "dt 0.01, rho_inf 0");
   int tip = rd_findNode(model, "blade_5");
   double x0[3], q0[4];
   rd_getNodeState(model, data, tip, x0, q0, NULL, NULL, NULL);
@@ -106,14 +96,12 @@ static void run_case(const char* driver, const double D[9]) {
       }
       printf("  t = %.2f %-4s %+.8e  BeamDyn %+.8e  %s %.1e\n", rd_time(data), nm[i], out[i],
              r[i], (i == 5 || i == 11) ? "diff/|vector|" : "rel. diff    ", d / scale);
-      char what[96];
-      snprintf(what, sizeof(what), "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data),
-               d / scale, tol[i]);
-      check(d / scale < tol[i], what);
+      CHECK_MSG(d / scale < tol[i], "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data),
+                d / scale, tol[i]);
     }
     row++;
   }
-  check(st == RD_OK && row == 3, "20 steps, 3 reference rows compared");
+  CHECK_MSG(st == RD_OK && row == 3, "20 steps, 3 reference rows compared");
   rd_destroyData(&data);
   rd_destroyModel(&model);
   rd_destroySpec(&spec);
@@ -146,9 +134,8 @@ static void expect_error(const char* driver, int status, const char* where, cons
   rd_createContext(&ctx, NULL);
   int st = rd_importBeamDyn(ctx, driver, &spec);
   const char* e = rd_lastError(ctx);
-  char what[256];
-  snprintf(what, sizeof(what), "error '%s' ... '%s', got %d '%s'", where, msg, st, e);
-  check(st == status && !spec && strstr(e, where) && strstr(e, msg), what);
+  CHECK_MSG(st == status && !spec && strstr(e, where) && strstr(e, msg),
+            "error '%s' ... '%s', got %d '%s'", where, msg, st, e);
   rd_destroyContext(&ctx);
 }
 
@@ -234,25 +221,25 @@ static void decks_from_files(void) {
   double d = run_diff("input/beam/nrel5mw_from_files.yaml", NULL, 0,
                       "input/beam/nrel5mw_gravity_az00.yaml", 20);
   printf("  beamdyn.primary deck vs imported Az00 deck, 20 steps: largest difference %.3g\n", d);
-  check(d == 0, "nrel5mw_from_files.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "nrel5mw_from_files.yaml gives the imported deck's results bitwise");
   // the comparison sees a root moved by 1 um
   static const char* const moved[] = {"elements.blade.beamdyn.position=[0, 0, 1.000001]"};
   d = run_diff("input/beam/nrel5mw_from_files.yaml", moved, 1,
                "input/beam/nrel5mw_gravity_az00.yaml", 0);
-  check(d > 1e-8, "a root moved by 1e-6 is seen");
+  CHECK_MSG(d > 1e-8, "a root moved by 1e-6 is seen");
   // the spinning blade: beamdyn.angular_velocity and a prescribed root against the imported
   // rotating deck
   d = run_diff("input/beam/nrel5mw_rotating_from_files.yaml", NULL, 0,
                "input/beam/nrel5mw_rotating.yaml", 20);
   printf("  beamdyn.primary + angular_velocity deck vs imported rotating deck, 20 steps: largest "
          "difference %.3g\n", d);
-  check(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
   // blade file only, the nodes listed in the deck
   d = run_diff("tests/decks/good/beamdyn_blade_stations.yaml", NULL, 0,
                "input/beam/nrel5mw_gravity_az00.yaml", 20);
   printf("  sections.beamdyn_blade deck vs imported Az00 deck, 20 steps: largest difference "
          "%.3g\n", d);
-  check(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
   // the blade frame turned as the Az90 driver's GlbDCM^T (a quarter turn about x): the initial
   // state to roundoff (the rotation goes through a quaternion)
   static const char* const az90[] = {
@@ -262,7 +249,7 @@ static void decks_from_files(void) {
                "input/beam/nrel5mw_gravity_az90.yaml", 0);
   printf("  beamdyn.orientation (Az90) vs imported Az90 deck, initial state: largest difference "
          "%.3g\n", d);
-  check(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
+  CHECK_MSG(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
 }
 
 // compare mode: run DECK (the Az00 frame) to t_end and print every row of
@@ -350,23 +337,15 @@ static int compare(const char* deck, double tend, char** set, int nset) {
 }
 
 
-int main(int argc, char** argv) {
-  static const double az00[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  static const double az90[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0};
-  if (argc > 2) {
-    return compare(argv[1], atof(argv[2]), argv + 3, argc - 3);
-  }
-  run_case(DATA "5MW_dynamic_gravity_Az00_driver.inp", az00);
-  run_case(DATA "5MW_dynamic_gravity_Az90_driver.inp", az90);
-  decks_from_files();
-
-  // malformed inputs, in a scratch directory next to copies of the good files
+// malformed inputs, in a scratch directory next to copies of the good files
+static void malformed_inputs(void) {
   const char* dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   char d[256], p[512], b[512], cmd[512];
   snprintf(d, sizeof(d), "%s/rd_bd_XXXXXX", dir);
-  if (!mkdtemp(d)) {
-    check(0, "mkdtemp");
-    return 1;
+  int made = mkdtemp(d) != NULL;
+  CHECK_MSG(made, "mkdtemp %s", d);
+  if (!made) {
+    return;
   }
   snprintf(p, sizeof(p), "%s/bd_primary.inp", d);
   snprintf(b, sizeof(b), "%s/beam_props.inp", d);
@@ -402,6 +381,21 @@ int main(int argc, char** argv) {
   remove(p);
   remove(b);
   remove(d);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+}
+
+
+int main(int argc, char** argv) {
+  static const double az00[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  static const double az90[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0};
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
+  if (argc > 2) {
+    return compare(argv[1], atof(argv[2]), argv + 3, argc - 3);
+  }
+  TEST_CASE(run_case(DATA "5MW_dynamic_gravity_Az00_driver.inp", az00));
+  TEST_CASE(run_case(DATA "5MW_dynamic_gravity_Az90_driver.inp", az90));
+  TEST_CASE(decks_from_files());
+  TEST_CASE(malformed_inputs());
+  return TEST_SUMMARY();
 }
