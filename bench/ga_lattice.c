@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tests/lattice_model.h"
+#include "tests/support/models.h"
 
 static double now(void) {
   struct timespec ts;
@@ -37,7 +37,7 @@ static double g_damping = 0;
 static int run(int n, const char* linsol, int nsteps, double* per_step, rdStats* st) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = lattice_spec(ctx, n, n, n, 0.3, g_damping);
+  rdSpec* s = model_lattice(ctx, n, n, n, 0.3, g_damping);
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOption(s, "solver.linear_solver", linsol);
   rds_setOptionReal(s, "solver.time_step", 1e-2);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Independent reference states of the rigid-body problems of Krysl & Endres 2005 §3 (GSL rk8pd
-// on quaternions).
+// Independent reference states of the rigid-body problems of Krysl & Endres (2005) §3 (GSL
+// rk8pd on quaternions; the paper: tests/support/rigid_models.h).
 //
 // usage: rigid_reference MODEL [--deck FILE] [--tend T] [--tol TOL]
 //
@@ -8,11 +8,11 @@
 // Runge-Kutta-Prince-Dormand 8(9) (rtol = atol = TOL, default 1e-13) and prints the state at
 // the final time as one line "qw qx qy qz Pix Piy Piz" (Pi = J Omega, the body angular
 // momentum), preceded by '#' comments -- the FILE format of `rodrigues converge --reference`.
-// The model data are in rigid_models.h, not taken from the library. With --deck the deck's
-// final time is used and its initial state (rotation, body angular velocity and momentum,
-// kinetic energy, and the potential where the table knows it) is checked against the table
-// through the public API: a mismatch is an error, so the reference cannot silently drift away
-// from the deck.
+// The model data are in tests/support/rigid_models.h, not taken from the library. With --deck
+// the deck's final time is used and its initial state (rotation, body angular velocity and
+// momentum, kinetic energy, and the potential where the table knows it) is checked against the
+// table through the public API: a mismatch is an error, so the reference cannot silently drift
+// away from the deck.
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
@@ -20,18 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rigid_models.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/rigid_models.h"
 
 static int rhs(double t, const double y[], double dydt[], void* params) {
-  rigid_rhs(params, t, y, dydt);
+  ref_rhs(params, t, y, dydt);
   return GSL_SUCCESS;
 }
 
 
 // integrate model m from 0 to tend; y receives the final state; returns 0 on success
 static int integrate(const rigidModel* m, double tend, double tol, double y[7], long* nsteps) {
-  gsl_odeiv2_system sys = {rhs, NULL, 7, (void*)m};
+  gsl_odeiv2_system sys = {rhs, NULL, 7, (void*)&m->ode};
   gsl_odeiv2_driver* d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-4, tol, tol);
   if (!d) {
     return -1;
@@ -97,10 +97,10 @@ static int check_deck(const rigidModel* m, const char* path, double* tend) {
   }
   double y[7];
   rigid_initialState(m, y);
-  double eR = rigid_attitudeError(q, y);
+  double eR = ref_attitudeError(q, y);
   double eW = 0, eP = 0, P2 = 0, ke_ref = 0;
   for (int i = 0; i < 3; i++) {
-    double P = m->J[i] * y[4 + i];
+    double P = m->ode.J[i] * y[4 + i];
     eW = fmax(eW, fabs(W[i] - y[4 + i]));
     eP = fmax(eP, fabs(Pi[i] - P));
     P2 += P * P;
@@ -194,9 +194,9 @@ int main(int argc, char** argv) {
   printf("# rigid_reference %s: GSL rk8pd, rtol = atol = %g, t = %.17g, %ld steps\n", m->name,
          tol, tend, n);
   printf("# difference to rtol = atol = %g: |R| %.3g, |Pi| %.3g\n", 100 * tol,
-         rigid_attitudeError(y, y2), rigid_momentumError(m, y + 4, y2 + 4));
+         ref_attitudeError(y, y2), ref_momentumError(m->ode.J, y + 4, y2 + 4));
   printf("# qw qx qy qz Pix Piy Piz\n");
-  printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", y[0], y[1], y[2], y[3], m->J[0] * y[4],
-         m->J[1] * y[5], m->J[2] * y[6]);
+  printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", y[0], y[1], y[2], y[3], m->ode.J[0] * y[4],
+         m->ode.J[1] * y[5], m->ode.J[2] * y[6]);
   return 0;
 }

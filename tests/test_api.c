@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "fail_alloc.h"
-#include "test_macros.h"
+#include "tests/support/fail_alloc.h"
+#include "tests/test_macros.h"
 
 
 

@@ -8,7 +8,7 @@
 
 #include "elements/beam.h"
 #include "rodrigues/liegroup.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 #include "src/math/vec3.h"
 
 #define PI 3.14159265358979323846

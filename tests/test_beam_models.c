@@ -10,7 +10,7 @@
 #include "src/model/data_impl.h"
 #include "rodrigues/deck.h"
 #include "src/model/spec_impl.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
 

@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "b3_beamdyn.h"
+#include "tests/support/b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
 

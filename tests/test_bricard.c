@@ -19,9 +19,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dopri_tableau.h"
+#include "tests/support/dopri_tableau.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 static const char* deck_dir = "input";
 

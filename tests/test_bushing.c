@@ -4,9 +4,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "ga_fd.h"
-#include "ga_models.h"
-#include "test_macros.h"
+#include "tests/support/ga_fd.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static int node(rdSpec* s, const char* name, double x, double rx) {
   rdNodeDef n = rd_defaultNodeDef();
@@ -120,7 +120,7 @@ static void torsion(void) {
   rds_addLoad(s, &l);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   double worst = 0, q0[4];
   rd_getNodeState(m, d, 0, NULL, q0, NULL, NULL, NULL);
   for (int i = 1; i <= 8 && d; i++) {
@@ -177,7 +177,7 @@ static void dynamics(double c, double* drift, int* monotone) {
   bushing(s, a, b, 30, c, NULL);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   double ke, pe;
   rd_getEnergy(m, d, &ke, &pe);
   double e0 = ke + pe, prev = e0;
@@ -202,7 +202,6 @@ static void dynamics(double c, double* drift, int* monotone) {
 
 
 int main(void) {
-  (void)ga_heavyTopSpec;
   fd(0);
   fd(1);
   torsion();

@@ -4,9 +4,9 @@
 // (rd_stepBegin / rd_setNodeLoad / rd_stepEnd) and its misuse.
 #include <string.h>
 
-#include "ga_fd.h"
+#include "tests/support/ga_fd.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // ---------------------------------------------------------------------------------------------
 // small 3x3 helpers in the host's own code (row-major)

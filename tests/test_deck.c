@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "src/io/deck_impl.h"
-#include "tests/fail_alloc.h"
+#include "tests/support/fail_alloc.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
 #include "src/model/spec_impl.h"

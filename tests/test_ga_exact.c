@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static rdSpec* spec(rdContext* ctx, double rho, double h) {
   rdSpec* s = NULL;
@@ -61,7 +61,7 @@ static void free_mass(void) {
   rds_addLoad(s, &l);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_advance(m, d, 1.0, NULL, NULL) == RD_OK);
   double v[3], w[3], x[3];
   rd_getNodeState(m, d, 0, x, NULL, v, w, NULL);
@@ -104,7 +104,7 @@ static double spring_mass(double rho, int nstep, int periods, double* drift, int
   rdModel* m;
   rdData* d;
   double err = 1e30;
-  if (ga_make(s, &m, &d) == 0) {
+  if (model_make(s, &m, &d) == 0) {
     double ke, pe, e0;
     rd_getEnergy(m, d, &ke, &pe);
     e0 = ke + pe;
@@ -147,7 +147,7 @@ static double precession(double rho, double h, int nstep, double* drift) {
   double err = 1e30;
   static const double qex[4] = {0.6305141458389, -0.6048049849402, 0.3031242390573,
                                 0.3804977500385};
-  if (ga_make(s, &m, &d) == 0) {
+  if (model_make(s, &m, &d) == 0) {
     double ke0, ke;
     rd_getEnergy(m, d, &ke0, NULL);
     *drift = 0;
@@ -178,7 +178,7 @@ static void reactions(void) {
   rd_createContext(&ctx, NULL);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL), &m, &d) == 0);
+  CHECK(model_make(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL), &m, &d) == 0);
   double f[3], mo[3];
   CHECK(rd_getJointReaction(m, d, 0, f, mo) == RD_OK);
   CHECK_NEAR(f[0], 0, 1e-9);
@@ -204,7 +204,7 @@ static void reactions(void) {
 static void redundant(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
   rds_setOption(s, "solver.redundant_constraints", "error");
   rdJointDef j = rd_defaultJointDef();
   j.name = "second_pivot";
@@ -213,7 +213,7 @@ static void redundant(void) {
   rds_addJoint(s, &j);
   rdModel* m;
   rdData* d;
-  int st = ga_make(s, &m, &d);
+  int st = model_make(s, &m, &d);
   const char* msg = rd_lastError(ctx);
   printf("redundant joints: %s\n", msg);
   CHECK(st < 0);
@@ -230,11 +230,11 @@ static void redundant(void) {
 static void cutting(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.5, 1e-2, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.5, 1e-2, NULL);
   rds_setOptionReal(s, "solver.max_iter", 3);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   int st = rd_advance(m, d, 0.2, NULL, NULL);
   rdStats stats;
   rd_getStats(d, &stats);
@@ -247,10 +247,10 @@ static void cutting(void) {
   rd_destroyData(&d);
   rd_destroyModel(&m);
   // and a step that can never converge is reported with its cause
-  s = ga_heavyTopSpec(ctx, 0.5, 4e-3, NULL);
+  s = model_heavyTopAlpha(ctx, 0.5, 4e-3, NULL);
   rds_setOptionReal(s, "solver.max_iter", 1);
   rds_setOptionReal(s, "solver.max_step_cuts", 2);
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   st = rd_step(m, d, 0);
   printf("no convergence: %s\n", rd_lastError(ctx));
   CHECK(st < 0);

@@ -9,10 +9,10 @@
 
 #include "constraints/constraint.h"
 #include "src/model/data_impl.h"
-#include "ga_fd.h"
-#include "ga_models.h"
+#include "tests/support/ga_fd.h"
+#include "tests/support/models.h"
 #include "solver/genalpha.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 static const double uref[3] = {-0.1504168227454677, -1.7241655916366287, -0.6730222695607069};
 static const double qref[4] = {0.1229471350418663, -0.4910798925503638, 0.3504300303436659,
@@ -25,9 +25,9 @@ static void run(double rho, double h, const char* form, double* eu, double* eq) 
   rdModel* m;
   rdData* d;
   *eu = *eq = 1e30;
-  rdSpec* s = ga_heavyTopSpec(ctx, rho, h, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, rho, h, NULL);
   rds_setOption(s, "solver.formulation", form);
-  if (ga_make(s, &m, &d) == 0 &&
+  if (model_make(s, &m, &d) == 0 &&
       rd_advance(m, d, 2.0, NULL, NULL) == RD_OK) {
     double x[3], q[4];
     rd_getNodeState(m, d, 0, x, q, NULL, NULL, NULL);
@@ -57,7 +57,7 @@ static void initial_accelerations(const char* linsol) {
   rd_createContext(&ctx, NULL);
   rdModel* m;
   rdData* d;
-  int st = ga_make(ga_heavyTopSpec(ctx, 0.9, 2e-3, linsol), &m, &d);
+  int st = model_make(model_heavyTopAlpha(ctx, 0.9, 2e-3, linsol), &m, &d);
   CHECK(st == 0);
   if (st == 0) {
     // body angular acceleration; COM (= node) acceleration

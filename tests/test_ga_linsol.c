@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
+#include "tests/support/models.h"
 #include "solver/linsol.h"
 #include "src/model/options.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // n x n saddle-point-like CSC test matrix: unsymmetric block [A B^T; B 0] with nb multipliers
 static void make(int n, int nb, unsigned seed, int** Ap, int** Ai, double** Ax) {
@@ -145,13 +145,13 @@ static void klu_stale_pivots(rdContext* ctx) {
 static void top(const char* linsol, int modified, double out[13], long* nfact) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, linsol);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, linsol);
   if (modified) {
     rds_setOption(s, "solver.modified_newton", "true");
   }
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_advance(m, d, 0.2, NULL, NULL) == RD_OK);
   memcpy(out, d->s.q, 7 * sizeof(double));
   memcpy(out + 7, d->s.v, 6 * sizeof(double));

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Finite-difference checks of every element tangent, load stiffness, joint Jacobian B and K^Phi
 // through the assembled generalized-alpha iteration matrix (perturbations on the Lie group).
-#include "ga_fd.h"
+#include "tests/support/ga_fd.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 static rdSpec* base(rdContext* ctx, int kindA, int kindB) {
   rdSpec* s = NULL;

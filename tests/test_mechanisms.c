@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 static const char* deck_dir = "input";
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 static rdModel* build(rdContext* ctx) {
   rdSpec* s = NULL;

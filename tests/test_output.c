@@ -12,7 +12,7 @@
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // names that need quoting in CSV and escaping in JSON
 #define PI 3.14159265358979323846

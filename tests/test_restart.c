@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // heavy symmetric top pinned at the origin (gravity), with a time-varying moment on top if
 // nudge (without it only the weight acts: the rigid steppers' path without rd_evalLoads, whose

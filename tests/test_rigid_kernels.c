@@ -12,7 +12,7 @@
 
 #include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // uniform in [0, 1]
 static double urand(void) {

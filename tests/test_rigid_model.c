@@ -9,11 +9,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/rigid_models.h"
+#include "tests/support/rigid_models.h"
 #include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
-#include "test_rigid_ref.h"
+#include "tests/test_macros.h"
+#include "tests/support/models.h"
+#include "tests/support/rigid_ref.h"
 
 static const char* const all_methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea",
                                           "liemid_i", "sw", "hstagm", "akw"};
@@ -45,7 +46,7 @@ static rdModel* build_heavy_top(rdContext* ctx, const char* method, int node_at_
     b.com[1] = 1;
   }
   rds_addRigidBody(s, &b);
-  ref_addPivot(s, node);
+  model_addPivot(s, node);
   rds_setGravity(s, (double[3]){0, 0, -9.81});
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "1e-4");
@@ -104,7 +105,7 @@ static void test_evaluations(rdContext* ctx) {
   double psi0[3] = {0.3, 0, 0}, W0[3] = {0, 0, 50};
   for (int k = 0; k < NALL; k++) {
     const char* meth = all_methods[k];
-    rdModel* m = ref_buildTop(ctx, meth, 1e-3, psi0, W0);
+    rdModel* m = model_lagrangeTop(ctx, meth, 1e-3, psi0, W0);
     rdData* d = NULL;
     CHECK(rd_createData(m, &d) == RD_OK);
     CHECK(rd_initialize(m, d) == RD_OK);
@@ -164,7 +165,7 @@ static rdModel* build_top_opts(rdContext* ctx, const char* method, const char* c
   b.inertia[8] = 1;
   b.com[2] = 1;
   rds_addRigidBody(s, &b);
-  ref_addPivot(s, 0);
+  model_addPivot(s, 0);
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   for (int i = 0; i < nopt; i++) {
@@ -324,7 +325,7 @@ static void test_check(rdContext* ctx) {
 static void test_uneven_steps(rdContext* ctx) {
   double psi0[3] = {0.3, 0, 0}, W0[3] = {0, 0, 50};
   for (int k = 0; k < NALL; k++) {
-    rdModel* m = ref_buildTop(ctx, all_methods[k], 1e-3, psi0, W0);
+    rdModel* m = model_lagrangeTop(ctx, all_methods[k], 1e-3, psi0, W0);
     rdData* d = NULL;
     CHECK(rd_createData(m, &d) == RD_OK);
     CHECK(rd_initialize(m, d) == RD_OK);
@@ -531,7 +532,7 @@ static rdModel* build_path(rdContext* ctx, const char* method, int path, const d
     memcpy(b.com, c, sizeof(b.com));
   }
   rds_addRigidBody(s, &b);
-  ref_addPivot(s, node);
+  model_addPivot(s, node);
   if (path == PATH_WEIGHT || path == PATH_HOSTLOAD || path == PATH_WEIGHT_AT_COM) {
     rds_setGravity(s, (double[3]){0, 0, -PG});
   }
@@ -579,7 +580,7 @@ static void test_load_paths(rdContext* ctx) {
   for (int g = 0; g < 2; g++) {
     const double* c = g ? off : axis;
     for (int k = 0; k < NALL; k++) {
-      double q0[4], W0[3], worst = 0;
+      double q0[4] = {1, 0, 0, 0}, W0[3] = {0, 0, 0}, worst = 0;
       int wpath = 0;
       for (int p = 0; p < PATH_COUNT; p++) {
         pathUser user;
@@ -620,7 +621,7 @@ static void test_load_paths(rdContext* ctx) {
 // formula (the bench's independent copy, bench/rigid_models.h)
 static int coulomb_cb(double t, const double R[9], double torque[3], void* user) {
   (void)user;
-  rigid_torque_coulomb(t, R, torque);
+  rigid_torque_coulomb(t, R, torque, NULL);
   return 0;
 }
 

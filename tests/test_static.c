@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static rdSpec* spec(rdContext* ctx, double h, int load_steps) {
   rdSpec* s = NULL;
@@ -67,7 +67,7 @@ static void spring_mass(double k3) {
   rds_addLoad(s, &l);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   double Fn = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]), worst = 0;
   for (int k = 1; k <= 4 && d; k++) {
     CHECK(rd_step(m, d, 0) == RD_OK);
@@ -136,7 +136,7 @@ static void hanging(void) {
   double mgL = 2 * 9.81 * 0.5, tau = -0.95 * mgL;
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(pendulum(ctx, 0.1, 1, tau), &m, &d) == 0);
+  CHECK(model_make(pendulum(ctx, 0.1, 1, tau), &m, &d) == 0);
   double worst = 0;
   for (int k = 1; k <= 10 && d; k++) {
     CHECK(rd_step(m, d, 0) == RD_OK);
@@ -169,7 +169,7 @@ static void cutting(void) {
   rds_setOptionReal(s, "solver.max_iter", 5);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   int st = rd_step(m, d, 0);
   rdStats stats;
   rd_getStats(d, &stats);
@@ -185,7 +185,7 @@ static void cutting(void) {
   s = pendulum(ctx, 1, 1, -0.95 * mgL);
   rds_setOptionReal(s, "solver.max_iter", 5);
   rds_setOptionReal(s, "solver.max_step_cuts", 0);
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   st = rd_step(m, d, 0);
   printf("no cuts: %s\n", rd_lastError(ctx));
   CHECK(st < 0);
@@ -195,7 +195,7 @@ static void cutting(void) {
   // load_steps = 8 takes the same load without a cut
   s = pendulum(ctx, 1, 8, -0.95 * mgL);
   rds_setOptionReal(s, "solver.max_iter", 6);
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_step(m, d, 0) == RD_OK);
   rd_getStats(d, &stats);
   CHECK(stats.rejected_steps == 0);
@@ -237,7 +237,7 @@ static void driven(void) {
     }
     rdModel* m;
     rdData* d;
-    CHECK(ga_make(s, &m, &d) == 0);
+    CHECK(model_make(s, &m, &d) == 0);
     CHECK(m->joint[0].nrow == 6);
     CHECK(rd_advance(m, d, 1.0, NULL, NULL) == RD_OK);
     double W[3];
@@ -256,7 +256,6 @@ static void driven(void) {
 
 
 int main(void) {
-  (void)ga_heavyTopSpec;
   spring_mass(0);
   spring_mass(40);
   hanging();

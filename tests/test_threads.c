@@ -12,7 +12,7 @@
 #include "src/model/data_impl.h"
 #include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif

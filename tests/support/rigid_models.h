@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+// The rigid-body problems of Krysl & Endres (2005) §3 as plain ODEs for independent integrators
+// (GSL, RK4 loops): P. Krysl, L. Endres, "Explicit Newmark/Verlet algorithm for time integration
+// of the rotational dynamics of rigid bodies", Int. J. Numer. Meth. Engng 62(15):2154-2177, 2005.
+//
+// The data here duplicate input/rigid/*.yaml on purpose: the reference must not go through the
+// library's model. Keep both in sync; rigid_reference --deck FILE checks the initial state,
+// body momentum, kinetic energy and final time of a deck against these tables.
+//
+// State y[7] = (qw, qx, qy, qz, Omega_x, Omega_y, Omega_z): body->spatial unit quaternion and
+// body (convected) angular velocity; J is the (diagonal) inertia about the fixed point, body
+// frame; the torque is given in the spatial frame as a function of t and R (the equations and
+// the errors between states: tests/support/rigid_ref.h).
+#ifndef RD_TEST_RIGID_MODELS_H
+#define RD_TEST_RIGID_MODELS_H
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/rigid_ref.h"
+
+typedef double (*rigidPotentialFn)(const double R[9]);
+
+typedef struct rigidModel_ {
+  const char* name;            // deck base name: input/rigid/<name>.yaml
+  refProblem ode;              // J: diagonal inertia about the fixed point (body frame); the
+                               // spatial torque (NULL for none)
+  double psi0[3];              // initial rotation vector, R0 = exp(skew(psi0))
+  double omega0[3];            // initial body angular velocity (R0 = I: also the spatial one)
+  double tend;                 // final time of the convergence study in the paper
+  rigidPotentialFn potential;  // the torque's potential, to check a deck's energy (NULL: not)
+} rigidModel;
+
+// heavy symmetric top, §3.4-3.5: potential m g l R33 of the torque ref_topTorque (m g l = 20)
+static inline double rigid_potential_top(const double R[9]) {
+  return 20.0 * R[8];
+}
+
+static inline double rigid_potential_none(const double R[9]) {
+  (void)R;
+  return 0.0;
+}
+
+// Coulomb potential with a soft wall, §3.6 (a = 1.1, c = 0.01)
+static inline void rigid_torque_coulomb(double t, const double R[9], double tau[3],
+                                        const void* par) {
+  (void)t;
+  (void)par;
+  double s = 1.1 + R[8];
+  double f = -1.0 / (s * s) + 0.01 * pow(s, -11.0);
+  tau[0] = -f * R[5];
+  tau[1] = f * R[2];
+  tau[2] = 0.0;
+}
+
+static const rigidModel rigid_models[] = {
+    // McLachlan & Zanna free body, §3.1: R(100) reference of figures 4, 5
+    {"free_body", {{0.9144, 1.098, 1.66}, NULL, NULL}, {0, 0, 0}, {0.45549, 0.82623, 0.03476},
+     100.0, rigid_potential_none},
+    // fast Lagrangian top, §3.4 (Psi0 = (0.3, 0, 0) as in the paper), figure 10
+    {"fast_top", {{5, 5, 1}, ref_topTorque, NULL}, {0.3, 0, 0}, {0, 0, 50}, 10.0,
+     rigid_potential_top},
+    // slow Lagrangian top, §3.5, figure 11 (the paper gives no final time: 10 like §3.4)
+    {"slow_top", {{5, 5, 1}, ref_topTorque, NULL}, {0.05, 0, 0}, {0, 0, 5}, 10.0,
+     rigid_potential_top},
+    // Coulomb potential with soft wall, §3.6, figure 13: pi0 = (2, 2, 2), R0 = I
+    {"coulomb_wall", {{2, 3, 4.5}, rigid_torque_coulomb, NULL}, {0, 0, 0},
+     {1.0, 2.0 / 3.0, 4.0 / 9.0}, 10.0, NULL},
+};
+
+#define RIGID_NMODEL ((int)(sizeof(rigid_models) / sizeof(rigid_models[0])))
+
+static inline const rigidModel* rigid_findModel(const char* name) {
+  for (int i = 0; i < RIGID_NMODEL; i++) {
+    if (!strcmp(rigid_models[i].name, name)) {
+      return rigid_models + i;
+    }
+  }
+  return NULL;
+}
+
+
+// initial state y[7] of a model
+static inline void rigid_initialState(const rigidModel* m, double y[7]) {
+  ref_rotvecToQuat(y, m->psi0);
+  y[4] = m->omega0[0];
+  y[5] = m->omega0[1];
+  y[6] = m->omega0[2];
+}
+
+#endif  // RD_TEST_RIGID_MODELS_H
