@@ -247,14 +247,7 @@ static void refusals(void) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "spinner";
   n.angular_velocity[2] = 3;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = b.inertia[4] = 1;
-  b.inertia[8] = 2;
-  rds_addRigidBody(s, &b);
+  model_addRigidBody(s, &n, "body", 1, (double[3]){1, 1, 2}, NULL);
   rds_setOption(s, "solver.linear_solver", "cholmod");
   CHECK(rd_compile(s, &m) == RD_OK);
   rd_destroySpec(&s);
@@ -266,13 +259,16 @@ static void refusals(void) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  linsol_level(ctx);
+  TEST_CASE(linsol_level(ctx));
   rd_destroyContext(&ctx);
-  model_level();
-  auto_choice();
-  refusals();
+  TEST_CASE(model_level());
+  TEST_CASE(auto_choice());
+  TEST_CASE(refusals());
   return TEST_SUMMARY();
 }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers on free bodies: exact solutions, conservation, energy, translation.
 //
-// The McLachlan-Zanna body of Krysl & Endres 2005 §3.1 against its
-// Jacobi-elliptic solution, conservation of the spatial angular momentum by the LIEMID methods,
-// NMB's bounded energy error over 10^4 steps, the book toss momentum pi(t) = pi(0) + t tau at
-// every step under a constant torque,
-// and the translation of the centre of mass under a constant force.
+// The McLachlan-Zanna body of Krysl & Endres (2005) §3.1 (the paper:
+// tests/support/rigid_models.h) against its Jacobi-elliptic solution, conservation of the
+// spatial angular momentum by the LIEMID methods, NMB's bounded energy error over 10^4 steps,
+// the book toss momentum pi(t) = pi(0) + t tau at every step under a constant torque, and the
+// translation of the centre of mass under a constant force.
 #include <gsl/gsl_sf_ellint.h>
 #include <gsl/gsl_sf_elljac.h>
 #include <math.h>
@@ -170,8 +170,7 @@ static void test_liemid_momentum(rdContext* ctx) {
 }
 
 
-// NMB: energy error bounded, no drift over 10^4 steps (Krysl & Endres 2005, figure 1: steps up
-// to 4)
+// NMB: energy error bounded, no drift over 10^4 steps (Krysl & Endres, figure 1: steps up to 4)
 static void test_nmb_energy(rdContext* ctx) {
   watch w;
   run_watch(ctx, "nmb", 0.5, 10000, &w);
@@ -185,8 +184,8 @@ static void test_nmb_energy(rdContext* ctx) {
 }
 
 
-// book toss under the constant spatial torque tau = (20, 0, 0) (Krysl & Endres 2005 §3.2, before
-// the disturbance), here with an initial tumble so that pi(0) != 0 and the body turns about every
+// book toss under the constant spatial torque tau = (20, 0, 0) (Krysl & Endres §3.2, before the
+// disturbance), here with an initial tumble so that pi(0) != 0 and the body turns about every
 // axis: pi(t) = pi(0) + t tau exactly, at every step, for the momentum-conserving methods
 static rdModel* build_book(rdContext* ctx, const char* method) {
   rdSpec* s = NULL;
@@ -197,15 +196,7 @@ static rdModel* build_book(rdContext* ctx, const char* method) {
   n.angular_velocity[1] = 2;
   n.angular_velocity[2] = -0.5;
   n.angular_velocity_frame = RD_FRAME_BODY;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "book";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = 5;
-  b.inertia[4] = 10;
-  b.inertia[8] = 1;
-  rds_addRigidBody(s, &b);
+  int node = model_addRigidBody(s, &n, "book", 1, (double[3]){5, 10, 1}, NULL);
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "spin";
   l.node = node;
@@ -273,16 +264,7 @@ static void test_translation(rdContext* ctx) {
     n.position[0] = 1;
     n.velocity[1] = 2;
     n.angular_velocity[2] = 3;
-    int node = rds_addNode(s, &n);
-    rdRigidBodyDef b = rd_defaultRigidBodyDef();
-    b.name = "body";
-    b.node = node;
-    b.mass = 2;
-    b.inertia[0] = 1;
-    b.inertia[4] = 2;
-    b.inertia[8] = 3;
-    b.com[0] = 0.5;
-    rds_addRigidBody(s, &b);
+    model_addRigidBody(s, &n, "body", 2, (double[3]){1, 2, 3}, (double[3]){0.5, 0, 0});
     rds_setGravity(s, (double[3]){0, 0, -9.81});
     rds_setOption(s, "solver.method", all_methods[k]);
     rds_setOption(s, "solver.time_step", "0.01");
@@ -318,15 +300,18 @@ static void test_translation(rdContext* ctx) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  test_references();
-  test_free_body_order(ctx);
-  test_liemid_momentum(ctx);
-  test_nmb_energy(ctx);
-  test_book_toss(ctx);
-  test_translation(ctx);
+  TEST_CASE(test_references());
+  TEST_CASE(test_free_body_order(ctx));
+  TEST_CASE(test_liemid_momentum(ctx));
+  TEST_CASE(test_nmb_energy(ctx));
+  TEST_CASE(test_book_toss(ctx));
+  TEST_CASE(test_translation(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

@@ -216,10 +216,13 @@ static void test_solves(void) {
 }
 
 
-int main(void) {
-  test_rotcoef();
-  test_rotvec_tangent();
-  test_quaternions();
-  test_solves();
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
+  TEST_CASE(test_rotcoef());
+  TEST_CASE(test_rotvec_tangent());
+  TEST_CASE(test_quaternions());
+  TEST_CASE(test_solves());
   return TEST_SUMMARY();
 }

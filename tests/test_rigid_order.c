@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers: observed orders of convergence on the Lagrangian tops.
 //
-// The fast and slow Lagrangian tops of Krysl & Endres 2005 §3.4-3.5 against an independent
-// Dormand-Prince
-// reference, and NMB == NMS to round-off.
+// The fast and slow Lagrangian tops of Krysl & Endres (2005) §3.4-3.5 (the paper:
+// tests/support/rigid_models.h) against an independent Dormand-Prince reference, and NMB == NMS
+// to round-off.
 //
 // Final time 1 for both tops, and the paper's t = 10 for the fast top with the second-order
 // methods only (at t = 10 the first-order LIEMID[E1]/[E2] errors pass through a phase where
@@ -137,13 +137,16 @@ static void test_nmb_nms(rdContext* ctx) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   for (int i = 0; i < 3; i++) {
-    test_orders(ctx, &tops[i]);
+    TEST_CASE(test_orders(ctx, &tops[i]));
   }
-  test_nmb_nms(ctx);
+  TEST_CASE(test_nmb_nms(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }
