@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
+#include "tests/support/models.h"
 #include "tests/test_macros.h"
 
 #define DATA "tests/data/nrel5mw_blade/"
@@ -36,6 +37,28 @@ static void to_root(const double D[9], const double* g, double* r) {
   }
 }
 
+// the 12 channels of BeamDyn's rows in the global frame: root force and moment (what the blade
+// applies to the root, minus the joint's reaction on it), tip displacement from x0 and tip
+// rotation from q0 as Wiener-Milenkovic parameters
+static void channels(const rdModel* model, const rdData* data, int tip, const double x0[3],
+                     const double q0[4], double out[12]) {
+  double f[3], m[3], x[3], q[4], qc[4], qr[4], psi[3];
+  rd_getJointReaction(model, data, 0, f, m);
+  rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
+  rdu_quatConj(qc, q0);
+  rdu_quatMul(qr, q, qc);
+  rdu_quatToRotvec(psi, qr);
+  double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
+  double c = th > 0 ? 4 * tan(th / 4) / th : 1;
+  for (int i = 0; i < 3; i++) {
+    out[i] = -f[i];
+    out[3 + i] = -m[i];
+    out[6 + i] = x[i] - x0[i];
+    out[9 + i] = c * psi[i];
+  }
+}
+
+
 static void run_case(const char* driver, const double D[9]) {
   rdContext* ctx = NULL;
   rdSpec* spec = NULL;
@@ -49,9 +72,7 @@ static void run_case(const char* driver, const double D[9]) {
     rd_destroyContext(&ctx);
     return;
   }
-  st = rd_compile(spec, &model);
-  if (!st) st = rd_createData(model, &data);
-  if (!st) st = rd_initialize(model, data);
+  st = model_make(spec, &model, &data);
   CHECK_MSG(st == RD_OK, "compile and initialize");
   double h = rd_getOptionReal(model, "solver.time_step");
   CHECK_MSG(h == 0.01 && rd_getOptionReal(model, "solver.rho_inf") == 0, "dt 0.01, rho_inf 0");
@@ -64,21 +85,8 @@ static void run_case(const char* driver, const double D[9]) {
     if (st || fabs(rd_time(data) - ref[row][0]) > 1e-9) {
       continue;
     }
-    // root loads: what the blade applies to the root (minus the joint's reaction on it)
-    double f[3], m[3], x[3], q[4], qc[4], qr[4], psi[3], g[12], out[12];
-    rd_getJointReaction(model, data, 0, f, m);
-    rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
-    rdu_quatConj(qc, q0);
-    rdu_quatMul(qr, q, qc);
-    rdu_quatToRotvec(psi, qr);
-    double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
-    double c = th > 0 ? 4 * tan(th / 4) / th : 1;
-    for (int i = 0; i < 3; i++) {
-      g[i] = -f[i];
-      g[3 + i] = -m[i];
-      g[6 + i] = x[i] - x0[i];
-      g[9 + i] = c * psi[i];
-    }
+    double g[12], out[12];
+    channels(model, data, tip, x0, q0, g);
     for (int k = 0; k < 4; k++) to_root(D, g + 3 * k, out + 3 * k);
     // per component: |ours - BeamDyn| / |BeamDyn|; the torsion components (M_z, c_z, second
     // order in the load: 1e-3 of the bending rotation, 1e-4 of the bending moment) against the
@@ -104,7 +112,6 @@ static void run_case(const char* driver, const double D[9]) {
   CHECK_MSG(st == RD_OK && row == 3, "20 steps, 3 reference rows compared");
   rd_destroyData(&data);
   rd_destroyModel(&model);
-  rd_destroySpec(&spec);
   rd_destroyContext(&ctx);
 }
 
@@ -139,10 +146,9 @@ static void expect_error(const char* driver, int status, const char* where, cons
   rd_destroyContext(&ctx);
 }
 
-// a deck, compiled and initialized; NULL (and a failed check) on error
+// a deck, compiled and initialized in its own context
 typedef struct {
   rdContext* ctx;
-  rdSpec* spec;
   rdModel* model;
   rdData* data;
 } run;
@@ -150,20 +156,12 @@ typedef struct {
 static int run_open(run* r, const char* deck, const char* const* set, int nset) {
   memset(r, 0, sizeof(*r));
   rd_createContext(&r->ctx, NULL);
-  int st = rd_readDeck(r->ctx, deck, set, nset, &r->spec);
-  if (!st) st = rd_compile(r->spec, &r->model);
-  if (!st) st = rd_createData(r->model, &r->data);
-  if (!st) st = rd_initialize(r->model, r->data);
-  if (st) {
-    printf("  %s: %s\n", deck, rd_lastError(r->ctx));
-  }
-  return st;
+  return model_openDeck(r->ctx, deck, set, nset, &r->model, &r->data);
 }
 
 static void run_close(run* r) {
   rd_destroyData(&r->data);
   rd_destroyModel(&r->model);
-  rd_destroySpec(&r->spec);
   rd_destroyContext(&r->ctx);
 }
 
@@ -270,16 +268,11 @@ static int compare(const char* deck, double tend, char** set, int nset) {
   }
   if (f) fclose(f);
   rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
   rdModel* model = NULL;
   rdData* data = NULL;
   rd_createContext(&ctx, NULL);
-  int st = rd_readDeck(ctx, deck, (const char* const*)set, nset, &spec);
-  if (!st) st = rd_compile(spec, &model);
-  if (!st) st = rd_createData(model, &data);
-  if (!st) st = rd_initialize(model, data);
+  int st = model_openDeck(ctx, deck, (const char* const*)set, nset, &model, &data);
   if (st) {
-    printf("%s\n", rd_lastError(ctx));
     return 1;
   }
   static const char* const nm[12] = {"F_x", "F_y", "F_z", "M_x", "M_y", "M_z",
@@ -295,20 +288,8 @@ static int compare(const char* deck, double tend, char** set, int nset) {
       if (fabs(rows[r][0] - rd_time(data)) > 1e-9) {
         continue;
       }
-      double fr[3], mr[3], x[3], q[4], qc[4], qr[4], psi[3], out[12];
-      rd_getJointReaction(model, data, 0, fr, mr);
-      rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
-      rdu_quatConj(qc, q0);
-      rdu_quatMul(qr, q, qc);
-      rdu_quatToRotvec(psi, qr);
-      double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
-      double c = th > 0 ? 4 * tan(th / 4) / th : 1;
-      for (int i = 0; i < 3; i++) {
-        out[i] = -fr[i];
-        out[3 + i] = -mr[i];
-        out[6 + i] = x[i] - x0[i];
-        out[9 + i] = c * psi[i];
-      }
+      double out[12];
+      channels(model, data, tip, x0, q0, out);
       printf("t = %.2f\n", rd_time(data));
       double rf[12];  // root force and moment, then (past the node-1 loads) tip u and c
       for (int i = 0; i < 12; i++) rf[i] = rows[r][1 + i + (i < 6 ? 0 : 6)];
@@ -331,7 +312,6 @@ static int compare(const char* deck, double tend, char** set, int nset) {
   if (st) printf("%s\n", rd_lastError(ctx));
   rd_destroyData(&data);
   rd_destroyModel(&model);
-  rd_destroySpec(&spec);
   rd_destroyContext(&ctx);
   return st != 0;
 }

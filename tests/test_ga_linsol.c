@@ -162,16 +162,8 @@ static void top(const char* linsol, int modified, double out[13], long* nfact) {
 }
 
 
-int main(void) {
-  rdContext* ctx = NULL;
-  rd_createContext(&ctx, NULL);
-  conformance(ctx, RD_LINSOL_KLU, "klu");
-  conformance(ctx, RD_LINSOL_UMFPACK, "umfpack");
-  conformance(ctx, RD_LINSOL_DENSE, "dense");
-  klu_stale_pivots(ctx);
-  // (cholmod on a model with joints is refused: tests/test_cholmod.c)
-  rd_destroyContext(&ctx);
-  // the same trajectory with every backend; modified Newton saves factorizations
+// the same trajectory with every backend; modified Newton saves factorizations
+static void same_trajectory(void) {
   double ref[13], x[13];
   long nf_ref, nf;
   top("klu", 0, ref, &nf_ref);
@@ -196,5 +188,21 @@ int main(void) {
   // it; the velocities carry the difference times gamma / (beta h) = 2000 (test_ga_modified.c
   // checks it in units of the tolerance)
   CHECK(e < 1e-6);
+}
+
+
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  TEST_CASE(conformance(ctx, RD_LINSOL_KLU, "klu"));
+  TEST_CASE(conformance(ctx, RD_LINSOL_UMFPACK, "umfpack"));
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense"));
+  TEST_CASE(klu_stale_pivots(ctx));
+  // (cholmod on a model with joints is refused: tests/test_cholmod.c)
+  rd_destroyContext(&ctx);
+  TEST_CASE(same_trajectory());
   return TEST_SUMMARY();
 }

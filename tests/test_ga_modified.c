@@ -158,14 +158,17 @@ static void test_new_h(void) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
   const char* linsol[] = {"klu", "umfpack", "dense"};
   for (int k = 0; k < 3; k++) {
-    compare("top", linsol[k], "index3", 0.1, 1, 2e-4);
+    TEST_CASE(compare("top", linsol[k], "index3", 0.1, 1, 2e-4));
   }
-  compare("top", "klu", "stabilized", 0.1, 1, 2e-4);
-  compare("chain", "klu", "index3", 0.5, 20, 1e-3);
-  compare("chain", "klu", "stabilized", 0.5, 20, 1e-3);
-  test_new_h();
+  TEST_CASE(compare("top", "klu", "stabilized", 0.1, 1, 2e-4));
+  TEST_CASE(compare("chain", "klu", "index3", 0.5, 20, 1e-3));
+  TEST_CASE(compare("chain", "klu", "stabilized", 0.5, 20, 1e-3));
+  TEST_CASE(test_new_h());
   return TEST_SUMMARY();
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Redundant constraint equations (solver/redundant.c) on small cases:
 // - two spherical joints at the heavy top's pivot: 3 of 6 equations redundant; removed, the run
-//   is the single-joint run to round-off and the second joint carries no reaction; error mode;
+//   is the single-joint run to round-off and the second joint carries no reaction; error mode
+//   names both joints;
 // - a planar four-bar modelled in 3D with four revolutes (20 equations, rank 17): the 3
 //   out-of-plane redundancies found, named in error mode; removed, the motion equals that of
 //   the non-redundant model (revolute, spherical, universal, revolute) within the tolerance;
@@ -95,6 +96,31 @@ static void double_pivot(void) {
   rd_destroyData(&d2);
   rd_destroyModel(&m1);
   rd_destroyModel(&m2);
+  rd_destroyContext(&ctx);
+}
+
+
+// error mode: the message names both joints
+static void double_pivot_error(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
+  rds_setOption(s, "solver.redundant_constraints", "error");
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "second_pivot";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = 0;
+  rds_addJoint(s, &j);
+  rdModel* m;
+  rdData* d;
+  int st = model_make(s, &m, &d);
+  const char* msg = rd_lastError(ctx);
+  printf("redundant joints: %s\n", msg);
+  CHECK(st < 0);
+  CHECK(strstr(msg, "pivot") != NULL && strstr(msg, "second_pivot") != NULL);
+  CHECK(strstr(msg, "redundant") != NULL);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
   rd_destroyContext(&ctx);
 }
 
@@ -434,11 +460,15 @@ static void conflicts(void) {
 }
 
 
-int main(void) {
-  alloc_failures();
-  double_pivot();
-  conflicts();
-  fourbar_cases();
-  no_redundancy();
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
+  TEST_CASE(alloc_failures());
+  TEST_CASE(double_pivot());
+  TEST_CASE(double_pivot_error());
+  TEST_CASE(conflicts());
+  TEST_CASE(fourbar_cases());
+  TEST_CASE(no_redundancy());
   return TEST_SUMMARY();
 }

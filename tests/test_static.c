@@ -20,44 +20,14 @@ static rdSpec* spec(rdContext* ctx, double h, int load_steps) {
 }
 
 
-// f(t) = t
-static int ramp(rdSpec* s) {
-  static const double t[2] = {0, 1}, y[2] = {0, 1};
-  rdTimeFnDef f = rd_defaultTimeFnDef();
-  f.name = "ramp";
-  f.type = RD_TIMEFN_LINEAR;
-  f.npoint = 2;
-  f.t = t;
-  f.y = y;
-  return rds_addTimeFn(s, &f);
-}
-
-
 // a point node on a zero-length spring (tension k1 e + k3 e^3) under a ramped force F t:
 // linear (k3 = 0) x = F t / k1 in one Newton iteration; cubic: k1 e + k3 e^3 = |F| t
 static void spring_mass(double k3) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   rdSpec* s = spec(ctx, 0.25, 1);
-  int f = ramp(s);
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "p";
-  n.kind = RD_NODE_POINT;
-  n.velocity[0] = 3;  // ignored: a static state is at rest
-  rds_addNode(s, &n);
-  rdPointMassDef pm = rd_defaultPointMassDef();
-  pm.name = "pm";
-  pm.node = 0;
-  pm.mass = 1;
-  rds_addPointMass(s, &pm);
-  rdSpringDef sp = rd_defaultSpringDef();
-  sp.name = "k";
-  sp.node[0] = 0;
-  sp.node[1] = RD_GROUND;
-  sp.stiffness[0] = 10;
-  sp.stiffness[2] = k3;
-  sp.rest_length = 0;
-  rds_addSpring(s, &sp);
+  int f = model_addRamp(s);
+  model_addSpringMass(s, 0, 3, 10, k3);  // the velocity 3 is ignored: a static state is at rest
   const double F[3] = {5, 2, -1};
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "F";
@@ -98,17 +68,10 @@ static void spring_mass(double k3) {
 // turned by the joint torque tau t against gravity: m g L sin(theta) = -tau t
 static rdSpec* pendulum(rdContext* ctx, double h, int load_steps, double tau) {
   rdSpec* s = spec(ctx, h, load_steps);
-  int f = ramp(s);
+  int f = model_addRamp(s);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "arm";
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "arm";
-  b.node = node;
-  b.mass = 2;
-  b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
-  b.com[2] = -0.5;
-  rds_addRigidBody(s, &b);
+  int node = model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
   rdJointDef j = rd_defaultJointDef();
   j.name = "hinge";
   j.type = RD_JOINT_REVOLUTE;
@@ -218,17 +181,10 @@ static void driven(void) {
     j.type = RD_JOINT_REVOLUTE;
     j.node[0] = 0;
     j.axis[1] = 1;
-    j.angle_fn = ramp(s);
+    j.angle_fn = model_addRamp(s);
     rdNodeDef n = rd_defaultNodeDef();
     n.name = "arm";
-    rds_addNode(s, &n);
-    rdRigidBodyDef b = rd_defaultRigidBodyDef();
-    b.name = "arm";
-    b.node = 0;
-    b.mass = 2;
-    b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
-    b.com[2] = -0.5;
-    rds_addRigidBody(s, &b);
+    model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
     rds_addJoint(s, &j);
     double g[3] = {0, 0, -9.81};
     rds_setGravity(s, g);
@@ -255,11 +211,14 @@ static void driven(void) {
 }
 
 
-int main(void) {
-  spring_mass(0);
-  spring_mass(40);
-  hanging();
-  cutting();
-  driven();
+int main(int argc, char** argv) {
+  if (TEST_INIT(argc, argv)) {
+    return 2;
+  }
+  TEST_CASE(spring_mass(0));
+  TEST_CASE(spring_mass(40));
+  TEST_CASE(hanging());
+  TEST_CASE(cutting());
+  TEST_CASE(driven());
   return TEST_SUMMARY();
 }

@@ -18,6 +18,8 @@ const double model_b3Stiffness[36] = {
 
 const double model_b3Mass[6] = {8.538e-2, 8.538e-2, 8.538e-2, 1.4433e-2, 0.40972e-2, 1.0336e-2};
 
+const double model_b3StaticTip[3] = {-0.090272662756563, -0.064748848625903, 1.229736482923724};
+
 
 void model_diag6(double A[36], const double d[6]) {
   memset(A, 0, 36 * sizeof(double));

@@ -80,6 +80,8 @@ extern const double model_b1Stiffness[6];
 // the composite section of benchmarks.md B3, axial first: stiffness, diagonal of the mass
 extern const double model_b3Stiffness[36];
 extern const double model_b3Mass[6];
+// B3 static, L = 10, tip force 150 along z: the converged tip displacement
+extern const double model_b3StaticTip[3];
 
 // A = diag(d), 6 x 6
 void model_diag6(double A[36], const double d[6]);
