@@ -384,9 +384,7 @@ static int order_study(const char* load, const char* more) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   if (argc == 4 && !strcmp(argv[1], "--order")) {
     return order_study(argv[2], argv[3]);
   }

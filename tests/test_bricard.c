@@ -694,9 +694,7 @@ static void test_energy(rdContext* ctx) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   int table = 0;
   const char* dat = NULL;
   for (int i = 1; i < argc; i++) {

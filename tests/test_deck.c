@@ -413,9 +413,7 @@ static void test_bad_decks(rdContext* ctx) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   int st = rd_createContext(&ctx, NULL);
   CHECK_MSG(st == RD_OK, "rd_createContext returned %d", st);

@@ -431,9 +431,7 @@ static void test_joints(rdContext* ctx) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   TEST_CASE(test_loads(ctx));

@@ -5,7 +5,7 @@
 //   CHECK_NEAR(a, b, tol)               CHECK_NEAR_MSG(a, b, tol, fmt, ...)    |a - b| <= tol
 //   CHECK_REL(a, b, rtol)               CHECK_REL_MSG(a, b, rtol, fmt, ...)    |a - b| <= rtol |b|
 //   test_close(a, b, rtol, atol)        |a - b| <= atol + rtol |b|, for compound conditions
-//   TEST_INIT(argc, argv)               takes the harness's options out of argv
+//   TEST_INIT(argc, argv)               takes the harness's options out of argv (exit 2: bad)
 //   TEST_CASE(fn(args))                 runs fn(args) unless the command line names other cases
 //   TEST_SUMMARY()                      prints "N passed, M failed"; the exit status, 0 if none
 //
@@ -20,6 +20,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__GNUC__)
@@ -127,8 +128,9 @@ static inline int test_close(double a, double b, double rtol, double atol) {
                    "|" #a " - " #b "| <= " #rtol " |" #b "|", __VA_ARGS__)
 
 
-// removes --case NAME and --case=NAME from argv (argc updated); 0, or -1 on a bad option
-static inline int test_init_(int* argc, char** argv) {
+// removes --case NAME and --case=NAME from argv (argc updated); exits with status 2 on a bad
+// option
+static inline void test_init_(int* argc, char** argv) {
   int k = 1;
   for (int i = 1; i < *argc; i++) {
     const char* name = NULL;
@@ -138,20 +140,19 @@ static inline int test_init_(int* argc, char** argv) {
       name = argv[i] + 7;
     } else if (!strcmp(argv[i], "--case")) {
       printf("--case needs a name\n");
-      return -1;
+      exit(2);
     } else {
       argv[k++] = argv[i];
       continue;
     }
     if (test_nselected_ == TEST_MAX_SELECTED_) {
       printf("more than %d cases named\n", TEST_MAX_SELECTED_);
-      return -1;
+      exit(2);
     }
     test_selected_[test_nselected_++] = name;
   }
   *argc = k;
   argv[k] = NULL;
-  return 0;
 }
 
 

@@ -584,9 +584,7 @@ static void test_coulomb_paths(rdContext* ctx) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   TEST_CASE(test_initial_accelerations(ctx));

@@ -138,9 +138,7 @@ static void test_nmb_nms(rdContext* ctx) {
 
 
 int main(int argc, char** argv) {
-  if (TEST_INIT(argc, argv)) {
-    return 2;
-  }
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   for (int i = 0; i < 3; i++) {
