@@ -49,90 +49,6 @@ static int integrate(const rigidModel* m, double tend, double tol, double y[7], 
 }
 
 
-static int fail(rdContext* ctx, int st, const char* what) {
-  fprintf(stderr, "rigid_reference: %s: %s\n", what, *rd_lastError(ctx) ? rd_lastError(ctx)
-                                                                       : rd_statusString(st));
-  return -1;
-}
-
-
-// compare the deck's initial state with the table; *tend receives its final time.
-// Returns 0 if they agree, -1 otherwise (message printed).
-static int check_deck(const rigidModel* m, const char* path, double* tend) {
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int ret = -1;
-  int st = rd_createContext(&ctx, NULL);
-  if (st != RD_OK) {
-    fprintf(stderr, "rigid_reference: no context\n");
-    return -1;
-  }
-  st = rd_readDeck(ctx, path, NULL, 0, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st != RD_OK) {
-    fail(ctx, st, path);
-    goto done;
-  }
-  *tend = rd_getOptionReal(model, "solver.final_time") - rd_getOptionReal(model, "solver.start_time");
-  st = rd_createData(model, &data);
-  if (st != RD_OK) {
-    fail(ctx, st, path);
-    goto done;
-  }
-  int node = rd_outputNode(model, 0);
-  if (node < 0) {
-    node = 0;
-  }
-  double q[4], W[3], Pi[3], ke, pe;
-  if (rd_getNodeState(model, data, node, NULL, q, NULL, NULL, W) != RD_OK ||
-      rd_getBodyMomentum(model, data, node, Pi) != RD_OK ||
-      rd_getEnergy(model, data, &ke, &pe) != RD_OK) {
-    fail(ctx, RD_ERR_ARG, path);
-    goto done;
-  }
-  double y[7];
-  rigid_initialState(m, y);
-  double eR = ref_attitudeError(q, y);
-  double eW = 0, eP = 0, P2 = 0, ke_ref = 0;
-  for (int i = 0; i < 3; i++) {
-    double P = m->ode.J[i] * y[4 + i];
-    eW = fmax(eW, fabs(W[i] - y[4 + i]));
-    eP = fmax(eP, fabs(Pi[i] - P));
-    P2 += P * P;
-    ke_ref += 0.5 * P * y[4 + i];
-  }
-  // the potential (tops: m g l R33, checks the gravity that stands for the paper's torque)
-  double pe_ref = pe;
-  if (m->potential) {
-    double R[9];
-    ref_quatToMat(R, y);
-    pe_ref = m->potential(R);
-  }
-  double tol = 1e-9;
-  double pscale = sqrt(P2) > 1 ? sqrt(P2) : 1;
-  if (eR > tol || eW > tol * pscale || eP > tol * pscale || fabs(ke - ke_ref) > tol * (1 + ke_ref) ||
-      fabs(pe - pe_ref) > tol * (1 + fabs(pe_ref))) {
-    fprintf(stderr,
-            "rigid_reference: %s does not match the '%s' model of rigid_models.h:\n"
-            "  |R0 - R0_table| = %.3g, max |W0 - W0_table| = %.3g, max |Pi0 - Pi0_table| = %.3g,"
-            " kinetic energy %.17g vs %.17g, potential %.17g vs %.17g\n",
-            path, m->name, eR, eW, eP, ke, ke_ref, pe, pe_ref);
-    goto done;
-  }
-  ret = 0;
-done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
-  return ret;
-}
-
-
 static void usage(FILE* f) {
   fprintf(f, "usage: rigid_reference MODEL [--deck FILE] [--tend T] [--tol TOL]\nmodels:");
   for (int i = 0; i < RIGID_NMODEL; i++) {
@@ -171,7 +87,7 @@ int main(int argc, char** argv) {
   }
   if (deck) {
     double deck_tend;
-    if (check_deck(m, deck, &deck_tend) != 0) {
+    if (rigid_checkDeck(m, deck, NULL, 0, &deck_tend, "rigid_reference") != 0) {
       return 1;
     }
     if (!tend_given) {

@@ -145,49 +145,6 @@ done:
 }
 
 
-// 0 if the deck's initial state is the table's (prints why not otherwise)
-static int check_deck(const char* deck) {
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int ret = -1;
-  rd_createContext(&ctx, NULL);
-  const char* set[] = {"solver.method=nmb"};
-  int st = rd_readDeck(ctx, deck, set, 1, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st == RD_OK) {
-    st = rd_createData(model, &data);
-  }
-  if (st != RD_OK) {
-    fprintf(stderr, "rigid_steppers: %s: %s\n", deck, rd_lastError(ctx));
-    goto done;
-  }
-  int node = rd_outputNode(model, 0) >= 0 ? rd_outputNode(model, 0) : 0;
-  double q[4], Pi[3], y[7];
-  rd_getNodeState(model, data, node, NULL, q, NULL, NULL, NULL);
-  rd_getBodyMomentum(model, data, node, Pi);
-  rigid_initialState(top, y);
-  double e = ref_attitudeError(q, y);
-  for (int i = 0; i < 3; i++) {
-    e = fmax(e, fabs(Pi[i] - top->ode.J[i] * y[4 + i]) / 50);
-  }
-  if (e > 1e-9) {
-    fprintf(stderr, "rigid_steppers: %s is not the fast top of rigid_models.h (diff %.3g)\n",
-            deck, e);
-    goto done;
-  }
-  ret = 0;
-done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
-  return ret;
-}
-
 // ---------------------------------------------------------------------------------------------
 // general-purpose integrators
 
@@ -496,7 +453,8 @@ int main(int argc, char** argv) {
            p.steps, 1e9 * p.wall / (double)p.steps, p.eR, p.ePi);
     return 0;
   }
-  if (check_deck(deck) != 0) {
+  static const char* const nmb[] = {"solver.method=nmb"};
+  if (rigid_checkDeck(top, deck, nmb, 1, NULL, "rigid_steppers") != 0) {
     return 1;
   }
   return run_all(deck, repeat, dt, quick);

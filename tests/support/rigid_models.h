@@ -15,6 +15,7 @@
 #define RD_TEST_RIGID_MODELS_H
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tests/support/rigid_ref.h"
@@ -86,6 +87,95 @@ static inline void rigid_initialState(const rigidModel* m, double y[7]) {
   y[4] = m->omega0[0];
   y[5] = m->omega0[1];
   y[6] = m->omega0[2];
+}
+
+// the deck's error after the program's name
+static inline void rigid_deckError_(const char* prog, rdContext* ctx, int st, const char* path) {
+  fprintf(stderr, "%s: %s: %s\n", prog, path,
+          *rd_lastError(ctx) ? rd_lastError(ctx) : rd_statusString(st));
+}
+
+
+// compares the initial state of the deck at path (with the overrides set[0 .. nset - 1]) with
+// model m of the table: rotation, body angular velocity and momentum, kinetic energy, and the
+// potential where the table knows it; *tend (unless NULL) receives the deck's duration. 0 if
+// they agree, -1 otherwise (the reason printed to stderr after prog, the program's name)
+static inline int rigid_checkDeck(const rigidModel* m, const char* path, const char* const* set,
+                                  int nset, double* tend, const char* prog) {
+  rdContext* ctx = NULL;
+  rdSpec* spec = NULL;
+  rdModel* model = NULL;
+  rdData* data = NULL;
+  int ret = -1;
+  int st = rd_createContext(&ctx, NULL);
+  if (st != RD_OK) {
+    fprintf(stderr, "%s: no context\n", prog);
+    return -1;
+  }
+  st = rd_readDeck(ctx, path, set, nset, &spec);
+  if (st == RD_OK) {
+    st = rd_compile(spec, &model);
+  }
+  rd_destroySpec(&spec);
+  if (st != RD_OK) {
+    rigid_deckError_(prog, ctx, st, path);
+    goto done;
+  }
+  if (tend) {
+    *tend = rd_getOptionReal(model, "solver.final_time") -
+            rd_getOptionReal(model, "solver.start_time");
+  }
+  st = rd_createData(model, &data);
+  if (st != RD_OK) {
+    rigid_deckError_(prog, ctx, st, path);
+    goto done;
+  }
+  int node = rd_outputNode(model, 0);
+  if (node < 0) {
+    node = 0;
+  }
+  double q[4], W[3], Pi[3], ke, pe;
+  if (rd_getNodeState(model, data, node, NULL, q, NULL, NULL, W) != RD_OK ||
+      rd_getBodyMomentum(model, data, node, Pi) != RD_OK ||
+      rd_getEnergy(model, data, &ke, &pe) != RD_OK) {
+    rigid_deckError_(prog, ctx, RD_ERR_ARG, path);
+    goto done;
+  }
+  double y[7];
+  rigid_initialState(m, y);
+  double eR = ref_attitudeError(q, y);
+  double eW = 0, eP = 0, P2 = 0, ke_ref = 0;
+  for (int i = 0; i < 3; i++) {
+    double P = m->ode.J[i] * y[4 + i];
+    eW = fmax(eW, fabs(W[i] - y[4 + i]));
+    eP = fmax(eP, fabs(Pi[i] - P));
+    P2 += P * P;
+    ke_ref += 0.5 * P * y[4 + i];
+  }
+  // the potential (tops: m g l R33, checks the gravity that stands for the paper's torque)
+  double pe_ref = pe;
+  if (m->potential) {
+    double R[9];
+    ref_quatToMat(R, y);
+    pe_ref = m->potential(R);
+  }
+  double tol = 1e-9;
+  double pscale = sqrt(P2) > 1 ? sqrt(P2) : 1;
+  if (eR > tol || eW > tol * pscale || eP > tol * pscale ||
+      fabs(ke - ke_ref) > tol * (1 + ke_ref) || fabs(pe - pe_ref) > tol * (1 + fabs(pe_ref))) {
+    fprintf(stderr,
+            "%s: %s does not match the '%s' model of rigid_models.h:\n"
+            "  |R0 - R0_table| = %.3g, max |W0 - W0_table| = %.3g, max |Pi0 - Pi0_table| = %.3g,"
+            " kinetic energy %.17g vs %.17g, potential %.17g vs %.17g\n",
+            prog, path, m->name, eR, eW, eP, ke, ke_ref, pe, pe_ref);
+    goto done;
+  }
+  ret = 0;
+done:
+  rd_destroyData(&data);
+  rd_destroyModel(&model);
+  rd_destroyContext(&ctx);
+  return ret;
 }
 
 #endif  // RD_TEST_RIGID_MODELS_H
