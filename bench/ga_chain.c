@@ -114,15 +114,13 @@ static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend
     rdSpec* s = make(ctx, N, b);
     rdModel* m = NULL;
     rdData* d = NULL;
-    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+    if (model_make(s, &m, &d)) {
       printf("# setup failed: %s\n", rd_lastError(ctx));
-      rd_destroySpec(&s);
       rd_destroyData(&d);
       rd_destroyModel(&m);
       free(t);
       return r;
     }
-    rd_destroySpec(&s);
     double t0 = bench_now();
     int st = RD_OK;
     for (int i = 0; i < nstep && st == RD_OK; i++) {

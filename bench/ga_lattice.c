@@ -43,10 +43,7 @@ static int run(int n, const char* linsol, int nsteps, double* per_step, rdStats*
   rds_setOptionReal(s, "solver.time_step", 1e-2);
   rdModel* m = NULL;
   rdData* d = NULL;
-  int err = rd_compile(s, &m);
-  rd_destroySpec(&s);
-  err = err ? err : rd_createData(m, &d);
-  err = err ? err : rd_initialize(m, d);
+  int err = model_make(s, &m, &d);
   double t0 = now();
   for (int k = 0; !err && k < nsteps; k++) {
     err = rd_step(m, d, 1e-2);
