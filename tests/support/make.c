@@ -53,8 +53,8 @@ int model_make(rdSpec* s, rdModel** m, rdData** d) {
 }
 
 
-int model_openDeck(rdContext* ctx, const char* path, const char* const* set, int nset,
-                   rdModel** m, rdData** d) {
+int model_openDeck(rdContext* ctx, const char* path, const char* const* set, int nset, rdModel** m,
+                   rdData** d) {
   *m = NULL;
   *d = NULL;
   rdSpec* s = NULL;

@@ -105,7 +105,7 @@ int model_make(rdSpec* s, rdModel** m, rdData** d);
 
 // reads the deck with the overrides set[0 .. nset - 1] and makes its model and data as
 // model_make; the error printed after the path
-int model_openDeck(rdContext* ctx, const char* path, const char* const* set, int nset,
-                   rdModel** m, rdData** d);
+int model_openDeck(rdContext* ctx, const char* path, const char* const* set, int nset, rdModel** m,
+                   rdData** d);
 
 #endif  // RD_TEST_MODELS_H

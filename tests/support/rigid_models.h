@@ -23,12 +23,11 @@
 typedef double (*rigidPotentialFn)(const double R[9]);
 
 typedef struct rigidModel_ {
-  const char* name;            // deck base name: input/rigid/<name>.yaml
-  refProblem ode;              // J: diagonal inertia about the fixed point (body frame); the
-                               // spatial torque (NULL for none)
-  double psi0[3];              // initial rotation vector, R0 = exp(skew(psi0))
-  double omega0[3];            // initial body angular velocity (R0 = I: also the spatial one)
-  double tend;                 // final time of the convergence study in the paper
+  const char* name;  // deck base name: input/rigid/<name>.yaml
+  refProblem ode;  // J, the diagonal inertia about the fixed point; the spatial torque or NULL
+  double psi0[3];  // initial rotation vector, R0 = exp(skew(psi0))
+  double omega0[3];  // initial body angular velocity (R0 = I: also the spatial one)
+  double tend;  // final time of the convergence study in the paper
   rigidPotentialFn potential;  // the torque's potential, to check a deck's energy (NULL: not)
 } rigidModel;
 
@@ -56,17 +55,33 @@ static inline void rigid_torque_coulomb(double t, const double R[9], double tau[
 
 static const rigidModel rigid_models[] = {
     // McLachlan & Zanna free body, §3.1: R(100) reference of figures 4, 5
-    {"free_body", {{0.9144, 1.098, 1.66}, NULL, NULL}, {0, 0, 0}, {0.45549, 0.82623, 0.03476},
-     100.0, rigid_potential_none},
+    {"free_body",
+     {{0.9144, 1.098, 1.66}, NULL, NULL},
+     {0, 0, 0},
+     {0.45549, 0.82623, 0.03476},
+     100.0,
+     rigid_potential_none},
     // fast Lagrangian top, §3.4 (Psi0 = (0.3, 0, 0) as in the paper), figure 10
-    {"fast_top", {{5, 5, 1}, ref_topTorque, NULL}, {0.3, 0, 0}, {0, 0, 50}, 10.0,
+    {"fast_top",
+     {{5, 5, 1}, ref_topTorque, NULL},
+     {0.3, 0, 0},
+     {0, 0, 50},
+     10.0,
      rigid_potential_top},
     // slow Lagrangian top, §3.5, figure 11 (the paper gives no final time: 10 like §3.4)
-    {"slow_top", {{5, 5, 1}, ref_topTorque, NULL}, {0.05, 0, 0}, {0, 0, 5}, 10.0,
+    {"slow_top",
+     {{5, 5, 1}, ref_topTorque, NULL},
+     {0.05, 0, 0},
+     {0, 0, 5},
+     10.0,
      rigid_potential_top},
     // Coulomb potential with soft wall, §3.6, figure 13: pi0 = (2, 2, 2), R0 = I
-    {"coulomb_wall", {{2, 3, 4.5}, rigid_torque_coulomb, NULL}, {0, 0, 0},
-     {1.0, 2.0 / 3.0, 4.0 / 9.0}, 10.0, NULL},
+    {"coulomb_wall",
+     {{2, 3, 4.5}, rigid_torque_coulomb, NULL},
+     {0, 0, 0},
+     {1.0, 2.0 / 3.0, 4.0 / 9.0},
+     10.0,
+     NULL},
 };
 
 #define RIGID_NMODEL ((int)(sizeof(rigid_models) / sizeof(rigid_models[0])))
@@ -122,8 +137,8 @@ static inline int rigid_checkDeck(const rigidModel* m, const char* path, const c
     goto done;
   }
   if (tend) {
-    *tend = rd_getOptionReal(model, "solver.final_time") -
-            rd_getOptionReal(model, "solver.start_time");
+    *tend =
+        rd_getOptionReal(model, "solver.final_time") - rd_getOptionReal(model, "solver.start_time");
   }
   st = rd_createData(model, &data);
   if (st != RD_OK) {

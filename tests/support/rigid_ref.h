@@ -130,8 +130,7 @@ static inline double ref_attitudeError(const double qa[4], const double qb[4]) {
 
 
 // |J Wa - J Wb|
-static inline double ref_momentumError(const double J[3], const double Wa[3],
-                                       const double Wb[3]) {
+static inline double ref_momentumError(const double J[3], const double Wa[3], const double Wb[3]) {
   double s = 0;
   for (int i = 0; i < 3; i++) {
     double d = J[i] * (Wa[i] - Wb[i]);
