@@ -61,7 +61,7 @@ static int g_quick = 0;     // --quick: fewer phase samples, dense only on the s
 static int g_failures = 0;  // runs that failed, thread results that differ: the exit status
 
 // E elements of P nodes along x, nodes at the GLL points of each element; the section of
-// benchmarks.md B3, clamped at x = 0
+// docs/benchmarks.md B3, clamped at x = 0
 static rdSpec* cantilever(rdContext* ctx, int E, int P, const setup* su) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s)) {

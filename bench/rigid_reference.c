@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Independent reference states of the rigid-body problems of Krysl & Endres (2005) §3 (GSL
+// Independent reference states of the rigid-body problems of Krysl & Endres 2005 §3 (GSL
 // rk8pd on quaternions; the paper: tests/support/rigid_models.h).
 //
 // usage: rigid_reference MODEL [--deck FILE] [--tend T] [--tol TOL]

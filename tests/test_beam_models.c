@@ -98,7 +98,7 @@ static void test_rollup_api(void) {
 // ---------------------------------------------------------------------------------------------
 // B3 composite cantilever, static: tip force 150 along z, one load step, 15 nodes
 
-// benchmarks.md B4, the twisted steel cantilever: independent shooting on the rod equations
+// docs/benchmarks.md B4, the twisted steel cantilever: independent shooting on the rod equations
 static const double B4_CONVERGED[3] = {-1.141525999540436, -1.718053346465023, -3.593213240272113};
 
 static void test_composite_static_api(void) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Generalized-alpha against exact answers (benchmarks.md A7): constant force and torque on a free
-// mass, spring-mass, torque-free precession; energy behaviour; joint reactions; step cutting.
+// Generalized-alpha against exact answers (docs/benchmarks.md A7): constant force and torque on a
+// free mass, spring-mass, torque-free precession; energy behaviour; joint reactions; step
+// cutting.
 #include <math.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers on free bodies: exact solutions, conservation, energy, translation.
 //
-// The McLachlan-Zanna body of Krysl & Endres (2005) §3.1 (the paper:
+// The McLachlan-Zanna body of Krysl & Endres 2005 §3.1 (the paper:
 // tests/support/rigid_models.h) against its Jacobi-elliptic solution, conservation of the
 // spatial angular momentum by the LIEMID methods, NMB's bounded energy error over 10^4 steps,
 // the book toss momentum pi(t) = pi(0) + t tau at every step under a constant torque, and the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers: observed orders of convergence on the Lagrangian tops.
 //
-// The fast and slow Lagrangian tops of Krysl & Endres (2005) §3.4-3.5 (the paper:
+// The fast and slow Lagrangian tops of Krysl & Endres 2005 §3.4-3.5 (the paper:
 // tests/support/rigid_models.h) against an independent Dormand-Prince reference, and NMB == NMS
 // to round-off.
 //

@@ -32,7 +32,7 @@ int model_addSpringMass(rdSpec* s, double x0, double v0, double k1, double k3);
 // ---------------------------------------------------------------------------------------------
 // rigid bodies (tops.c)
 
-// heavy top of benchmarks.md A6 (Bruls, Cardona, Arnold 2012): m = 15, J = diag(0.234375,
+// heavy top of docs/benchmarks.md A6 (Bruls, Cardona, Arnold 2012): m = 15, J = diag(0.234375,
 // 0.46875, 0.234375) about the centre of mass X = (0, 1, 0), body angular velocity
 // (0, 150, -4.61538), a spherical joint "pivot" to the ground at 0, gravity -9.81 z. The node
 // "top" at the centre of mass, or at the pivot (then com = X: the library moves the inertia).
@@ -43,7 +43,7 @@ rdSpec* model_heavyTop(rdContext* ctx, int node_at_pivot);
 // the default)
 rdSpec* model_heavyTopAlpha(rdContext* ctx, double rho, double h, const char* linsol);
 
-// Lagrangian top of Krysl & Endres (2005) §3.4-3.5: the node "top" at the pivot, the centre of
+// Lagrangian top of Krysl & Endres 2005 §3.4-3.5: the node "top" at the pivot, the centre of
 // mass at body (0, 0, 1), m = 1, g = 20 (m g l = 20), inertia diag(4, 4, 1) about the centre of
 // mass (diag(5, 5, 1) about the pivot), initial rotation vector psi0 and body angular velocity
 // W0; compiled for method with step h (NULL on failure, the error printed)
@@ -75,9 +75,9 @@ rdSpec* model_lattice(rdContext* ctx, int nx, int ny, int nz, double v0, double 
 // ---------------------------------------------------------------------------------------------
 // beams (beams.c)
 
-// the section of benchmarks.md B1 (roll-up): the diagonal of the stiffness
+// the section of docs/benchmarks.md B1 (roll-up): the diagonal of the stiffness
 extern const double model_b1Stiffness[6];
-// the composite section of benchmarks.md B3, axial first: stiffness, diagonal of the mass
+// the composite section of docs/benchmarks.md B3, axial first: stiffness, diagonal of the mass
 extern const double model_b3Stiffness[36];
 extern const double model_b3Mass[6];
 // B3 static, L = 10, tip force 150 along z: the converged tip displacement

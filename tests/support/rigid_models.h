@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The rigid-body problems of Krysl & Endres (2005) §3 as plain ODEs for independent integrators
+// The rigid-body problems of Krysl & Endres 2005 §3 as plain ODEs for independent integrators
 // (GSL, RK4 loops): P. Krysl, L. Endres, "Explicit Newmark/Verlet algorithm for time integration
 // of the rotational dynamics of rigid bodies", Int. J. Numer. Meth. Engng 62(15):2154-2177, 2005.
 //

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Tops and a free body: the heavy top of benchmarks.md A6, the Lagrangian top of Krysl & Endres.
+// Tops and a free body: the heavy top of docs/benchmarks.md A6, the Lagrangian top of Krysl &
+// Endres 2005.
 #include <string.h>
 
 #include "tests/support/models.h"
