@@ -29,7 +29,7 @@
 
 #include "bench_phases.h"
 #include "src/model/data_impl.h"
-#include "tests/ga_models.h"
+#include "tests/support/models.h"
 #include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
 
@@ -59,7 +59,7 @@ static void common_options(rdSpec* s, double h, const backend* b) {
 
 // docs/benchmarks.md A6 (tests/ga_models.h) with the bench's options
 static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
-  rdSpec* s = ga_heavyTopModel(ctx);
+  rdSpec* s = model_heavyTop(ctx, 0);
   if (s) {
     common_options(s, 2e-4, b);
   }
@@ -77,7 +77,7 @@ static int g_horizontal = 0;
 
 
 static rdSpec* chain(rdContext* ctx, int N, const backend* b) {
-  rdSpec* s = ga_chainModel(ctx, N, g_horizontal);
+  rdSpec* s = model_chain(ctx, N, g_horizontal);
   if (s) {
     common_options(s, 1e-3, b);
   }
@@ -114,15 +114,13 @@ static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend
     rdSpec* s = make(ctx, N, b);
     rdModel* m = NULL;
     rdData* d = NULL;
-    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+    if (model_make(s, &m, &d)) {
       printf("# setup failed: %s\n", rd_lastError(ctx));
-      rd_destroySpec(&s);
       rd_destroyData(&d);
       rd_destroyModel(&m);
       free(t);
       return r;
     }
-    rd_destroySpec(&s);
     double t0 = bench_now();
     int st = RD_OK;
     for (int i = 0; i < nstep && st == RD_OK; i++) {
