@@ -8,6 +8,7 @@
 
 #include "solver/assemble.h"
 #include "constraints/constraint.h"
+#include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
@@ -832,6 +833,8 @@ static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
 
 const rdStepper rd_stepperGeneralizedAlpha = {
     .method = RD_METHOD_GENERALIZED_ALPHA,
+    .prepare = rd_implicitPrepare,
+    .unprepare = rd_implicitUnprepare,
     .check = ga_check,
     .memory_size = rd_redundantMemorySize,
     .work_size = ga_work_size,

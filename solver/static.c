@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "solver/assemble.h"
+#include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
@@ -327,6 +328,8 @@ static void st_release(const rdModel* m, rdData* d) {
 
 const rdStepper rd_stepperStatic = {
     .method = RD_METHOD_STATIC,
+    .prepare = rd_implicitPrepare,
+    .unprepare = rd_implicitUnprepare,
     .check = st_check,
     .memory_size = rd_redundantMemorySize,
     .work_size = st_work_size,
