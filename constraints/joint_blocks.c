@@ -192,7 +192,7 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
       // -lam skew(a) R_A^T R_B skew(b)
       m3_tmul(RR, A->R, B->R);
       blk_mulSkew(M, RR, b);
-      blk_skew(N, a);
+      m3_skew(N, a);
       m3_mul(RR, N, M);
       blk_add(ev->K, n, A->off + 3, B->off + 3, RR, -lam);
     }
@@ -205,7 +205,7 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
     if (A->off >= 0 && A->rot) {
       m3_tmul(RR, B->R, A->R);
       blk_mulSkew(M, RR, a);
-      blk_skew(N, b);
+      m3_skew(N, b);
       m3_mul(RR, N, M);
       blk_add(ev->K, n, B->off + 3, A->off + 3, RR, -lam);
     }
@@ -245,7 +245,7 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
       blk_mulSkew(M, A->R, nA);
       blk_add(ev->K, n, A->off, A->off + 3, M, lam);
       // theta_A row: lam skew(nA) s
-      blk_skew(N, nA);
+      m3_skew(N, nA);
       m3_mult(RR, N, A->R);  // skew(nA) R_A^T
       blk_add(ev->K, n, A->off + 3, A->off, RR, -lam);
       blk_skewSkew(S, nA, s);
@@ -257,7 +257,7 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
     if (ar) {
       blk_mulSkew(M, A->R, nA);
       blk_add(ev->K, n, B->off, A->off + 3, M, -lam);
-      blk_skew(N, nA);
+      m3_skew(N, nA);
       m3_mult(RR, N, A->R);
       blk_add(ev->K, n, A->off + 3, B->off, RR, lam);
     }
@@ -273,13 +273,13 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
         double T1[9], T2[9];
         m3_tmul(T1, A->R, B->R);
         blk_mulSkew(T2, T1, rB);
-        blk_skew(N, nA);
+        m3_skew(N, nA);
         m3_mul(T1, N, T2);
         blk_add(ev->K, n, A->off + 3, B->off + 3, T1, -lam);
         // theta_B row, theta_A column: -lam skew(rB) R_B^T R_A skew(nA)
         m3_tmul(T1, B->R, A->R);
         blk_mulSkew(T2, T1, nA);
-        blk_skew(N, rB);
+        m3_skew(N, rB);
         m3_mul(T1, N, T2);
         blk_add(ev->K, n, B->off + 3, A->off + 3, T1, -lam);
       }

@@ -23,7 +23,7 @@ static void axis_torque(rdJointEval* ev, const rdSide* A, const double a[3], con
   for (int k = 0; k < 3; k++) {
     ev->r[B->off + 3 + k] -= tau * Rte[k];
   }
-  blk_skew(S, Rte);
+  m3_skew(S, Rte);
   blk_add(ev->K, n, B->off + 3, B->off + 3, S, -tau);
   m3_tmul(RR, B->R, A->R);
   blk_mulSkew(M, RR, a);

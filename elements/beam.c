@@ -198,24 +198,12 @@ static void put(double* J, int ld, int r0, int c0, const double* A, int m, int k
   }
 }
 
-static void sk(double S[9], const double v[3]) {
-  S[0] = 0;
-  S[1] = -v[2];
-  S[2] = v[1];
-  S[3] = v[2];
-  S[4] = 0;
-  S[5] = -v[0];
-  S[6] = -v[1];
-  S[7] = v[0];
-  S[8] = 0;
-}
-
 // row block `row` of the density Jacobian Ja gets the rotation's part of
 // d(R y) = R dy - R skew(y) Lam dp (Lam: 3x4, the quaternion map at the point)
 static void rotated_density(double* Ja, int row, const double R[9], const double y[3],
                             const double Lam[12]) {
   double S[9], RS[9], SL[12] = {0};
-  sk(S, y);
+  m3_skew(S, y);
   m3_mul(RS, R, S);
   mm(SL, 4, RS, 3, Lam, 4, 3, 3, 4, 1);
   put(Ja, NS, row, CP, SL, 3, 4, -1);
@@ -226,7 +214,7 @@ static void rotated_density(double* Ja, int row, const double R[9], const double
 
 static void qL(double L[12], const double d[4]) {
   double S[9];
-  sk(S, d + 1);
+  m3_skew(S, d + 1);
   for (int i = 0; i < 3; i++) {
     L[4 * i] = -d[1 + i];
     for (int j = 0; j < 3; j++) {
@@ -237,7 +225,7 @@ static void qL(double L[12], const double d[4]) {
 
 static void qLr(double L[12], const double b[4]) {
   double S[9];
-  sk(S, b + 1);
+  m3_skew(S, b + 1);
   for (int i = 0; i < 3; i++) {
     L[4 * i] = b[1 + i];
     for (int j = 0; j < 3; j++) {
@@ -249,7 +237,7 @@ static void qLr(double L[12], const double b[4]) {
 // Lc(c) = [0, -c^T; c, -skew(c)] (4x4); tr != 0 gives Lc^T
 static void qLc(double P[16], const double c[3], int tr) {
   double S[9];
-  sk(S, c);
+  m3_skew(S, c);
   double s = tr ? -1 : 1;
   P[0] = 0;
   for (int i = 0; i < 3; i++) {
@@ -264,7 +252,7 @@ static void qLc(double P[16], const double c[3], int tr) {
 // left product matrix: q (x) y = Q(q) y
 static void qQ(double Q[16], const double q[4]) {
   double S[9];
-  sk(S, q + 1);
+  m3_skew(S, q + 1);
   Q[0] = q[0];
   for (int i = 0; i < 3; i++) {
     Q[1 + i] = -q[1 + i];
@@ -278,7 +266,7 @@ static void qQ(double Q[16], const double q[4]) {
 // (0, a) (x) (0, b) = Y(b) a: Y(b) = [-b^T; -skew(b)] (4x3)
 static void qY(double Y[12], const double b[3]) {
   double S[9];
-  sk(S, b);
+  m3_skew(S, b);
   for (int j = 0; j < 3; j++) {
     Y[j] = -b[j];
     for (int i = 0; i < 3; i++) {
@@ -508,7 +496,7 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
 #define ROTT(J, y, col)                       \
   do {                                        \
     put(J, NS, 0, col, Rt, 3, 3, 1);          \
-    sk(S, y);                                 \
+    m3_skew(S, y);                                 \
     memset(SL, 0, sizeof(SL));                \
     mm(SL, 4, S, 3, f.Lam, 4, 3, 3, 4, 1);    \
     put(J, NS, 0, CP, SL, 3, 4, 1);           \
@@ -523,9 +511,9 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
   put(Jw, NS, 0, CP, Dpd, 3, 4, 1);
   put(Jw, NS, 0, CPD, f.Lam, 3, 4, 1);
   // ud = R^T xdd - w x u
-  sk(S, w);
+  m3_skew(S, w);
   mmI(Jud, S, 3, Ju, 3, 3, -1);
-  sk(S, u);
+  m3_skew(S, u);
   mmI(Jud, S, 3, Jw, 3, 3, 1);
   // wd = Lam pdd + D_Lam(pd) pd
   dLam(D, &f, s->pdd);
@@ -537,9 +525,9 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
   put(Jwd, NS, 0, CPD, D, 3, 4, 1);
   put(Jwd, NS, 0, CPD, Dpd, 3, 4, 1);
   // Gd = R^T xd1 + G x w
-  sk(S, w);
+  m3_skew(S, w);
   mmF(JGd, S, 3, JG, 3, 3, -1);
-  sk(S, G);
+  m3_skew(S, G);
   mmF(JGd, S, 3, Jw, 3, 3, 1);
   // kd = Lam pd1 + D_Lam(p1) pd
   dLam(D, &f, s->pd1);
@@ -568,24 +556,24 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
   mmI(JPd, sp->M, 6, JA, 6, 6, 1);
   // ht = Pd_t + w x P_t (- f_follow)
   memcpy(Jht, JPd, sizeof(Jht));
-  sk(S, P);
+  m3_skew(S, P);
   mmI(Jht, S, 3, Jw, 3, 3, -1);
-  sk(S, w);
+  m3_skew(S, w);
   mmI(Jht, S, 3, JP, 3, 3, 1);
   // mi = Pd_r + w x P_r + u x P_t
   memcpy(Jmi, JPd + 3 * NS, sizeof(Jmi));
-  sk(S, P + 3);
+  m3_skew(S, P + 3);
   mmI(Jmi, S, 3, Jw, 3, 3, -1);
-  sk(S, w);
+  m3_skew(S, w);
   mmI(Jmi, S, 3, JP + 3 * NS, 3, 3, 1);
-  sk(S, P);
+  m3_skew(S, P);
   mmI(Jmi, S, 3, Ju, 3, 3, -1);
-  sk(S, u);
+  m3_skew(S, u);
   mmI(Jmi, S, 3, JP, 3, 3, 1);
   // c1 = N x G + mi - me
-  sk(S, G);
+  m3_skew(S, G);
   mmF(Jc1, S, 3, JN, 3, 3, -1);
-  sk(S, N);
+  m3_skew(S, N);
   mmF(Jc1, S, 3, JG, 3, 3, 1);
   for (int k = 0; k < 3 * NS; k++) {
     Jc1[k] += Jmi[k];
@@ -593,10 +581,10 @@ static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, in
   if (ld) {
     // me = meta x (R^T g) + R^T m_dead + m_follow: d me = [skew(meta) skew(rg) + skew(rmd)] Lam dp
     double S2[9], B[9];
-    sk(S, meta);
-    sk(S2, rg);
+    m3_skew(S, meta);
+    m3_skew(S2, rg);
     m3_mul(B, S, S2);
-    sk(S2, rmd);
+    m3_skew(S2, rmd);
     for (int k = 0; k < 9; k++) {
       B[k] += S2[k];
     }
@@ -1153,12 +1141,12 @@ static void outer_stiffness(const rdBeam* b, const wk* w, int k, double D[9]) {
   if (b->virt == RD_BEAM_VIRTUAL_INTERPOLATED) {
     double t[3];
     m3_tmulv(t, w->nod + NNOD * k + ER, gk);
-    sk(D, t);
+    m3_skew(D, t);
     return;
   }
   double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
   rdu_quatMul(h, qc, gk);
-  sk(D, h + 1);
+  m3_skew(D, h + 1);
   for (int i = 0; i < 9; i++) {
     D[i] = 0.25 * (D[i] - (i % 4 == 0 ? h[0] : 0));
   }

@@ -189,7 +189,7 @@ static void moment_stiffness(const rdModel* m, const rdData* d, const double* q,
   double R[9], Rt_m[3], S[9];
   rdu_quatToMat(R, q + 7 * i + 3);
   m3_tmulv(Rt_m, R, d->force + 6 * i + 3);
-  blk_skew(S, Rt_m);
+  m3_skew(S, Rt_m);
   blk_add(K, 6, 3, 3, S, -1);
 }
 
@@ -204,7 +204,7 @@ static void follower_stiffness(const rdModel* m, double t, const double* q, cons
   }
   v3_scale(w, ld->value, s);
   if (ld->kind == RD_LOAD_MOMENT) {
-    blk_skew(S, w);  // a follower moment has no stiffness: undo the dead part
+    m3_skew(S, w);  // a follower moment has no stiffness: undo the dead part
     blk_add(K, 6, 3, 3, S, 1);
   } else {
     rdu_quatToMat(R, q + 7 * ld->node + 3);
@@ -223,7 +223,7 @@ static void gravity_stiffness(const rdModel* m, const double* q, const rdRigidBo
   v3_scale(mg, m->gravity, b->mass);
   m3_tmulv(Rmg, R, mg);
   v3_cross(cm, b->com, Rmg);
-  blk_skew(S, cm);
+  m3_skew(S, cm);
   blk_add(K, 6, 3, 3, S, 1);
   blk_skewSkew(S, b->com, Rmg);
   blk_add(K, 6, 3, 3, S, -1);

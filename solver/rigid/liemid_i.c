@@ -42,7 +42,7 @@ static void jacobian(const rgBody* b, const rgScratch* sc, double h, double K[9]
   v3_scale(half, sc->x, -0.5);
   rdu_expSO3(E, half);
   rdu_tangentSO3(T, half);
-  rdu_skew(Sb, bv);
+  m3_skew(Sb, bv);
   m3_mul(M, Sb, T);
   for (int k = 0; k < 9; k++) {
     G[k] = 0.5 * M[k] + 0.5 * h * sc->dg[k];

@@ -14,31 +14,18 @@ static inline void blk_add(double* A, int n, int row, int col, const double B[9]
   }
 }
 
-// S = skew(v)
-static inline void blk_skew(double S[9], const double v[3]) {
-  S[0] = 0;
-  S[1] = -v[2];
-  S[2] = v[1];
-  S[3] = v[2];
-  S[4] = 0;
-  S[5] = -v[0];
-  S[6] = -v[1];
-  S[7] = v[0];
-  S[8] = 0;
-}
-
 // C = A skew(v)
 static inline void blk_mulSkew(double C[9], const double A[9], const double v[3]) {
   double S[9];
-  blk_skew(S, v);
+  m3_skew(S, v);
   m3_mul(C, A, S);
 }
 
 // C = skew(u) skew(v)
 static inline void blk_skewSkew(double C[9], const double u[3], const double v[3]) {
   double S[9], T[9];
-  blk_skew(S, u);
-  blk_skew(T, v);
+  m3_skew(S, u);
+  m3_skew(T, v);
   m3_mul(C, S, T);
 }
 
