@@ -63,7 +63,7 @@ RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, do
     st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters, newK);
     st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters, newK);
     if (st == RD_OK) {
-      rg_quatMul(dq, dqa, dqb);
+      q4_mul(dq, dqa, dqb);
     }
   } else {
     st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters, newK);

@@ -149,7 +149,7 @@ void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], do
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]) {
   double T[3];
-  rg_qrotInv(T, q, tau);
+  q4_rotateInv(T, q, tau);
   rg_eulerAccelBody(b, W, T, A);
 }
 
@@ -234,7 +234,7 @@ int rg_initialize(const rdModel* m, rdData* d) {
     double q[4], W[3], A[3];
     memcpy(q, s->q + 7 * b->node + 3, sizeof(q));
     v3_copy(W, s->v + 6 * b->node + 3);
-    rg_qrotInv(mem->T, q, mem->tau);
+    q4_rotateInv(mem->T, q, mem->tau);
     rg_eulerAccelBody(b, W, mem->T, A);
     if (!b->pinned) {
       v3_scale(mem->ar, mem->f, 1 / b->mass);

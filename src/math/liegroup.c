@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "src/math/quat.h"
 #include "src/math/vec3.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -162,12 +163,7 @@ void rdu_logSO3(double psi[3], const double R[9]) {
 // quaternions
 
 void rdu_quatMul(double out[4], const double a[4], const double b[4]) {
-  double aw = a[0], ax = a[1], ay = a[2], az = a[3];
-  double bw = b[0], bx = b[1], by = b[2], bz = b[3];
-  out[0] = aw * bw - ax * bx - ay * by - az * bz;
-  out[1] = aw * bx + ax * bw + ay * bz - az * by;
-  out[2] = aw * by - ax * bz + ay * bw + az * bx;
-  out[3] = aw * bz + ax * by - ay * bx + az * bw;
+  q4_mul(out, a, b);
 }
 
 void rdu_quatConj(double out[4], const double q[4]) {
@@ -189,26 +185,12 @@ double rdu_quatNormalize(double out[4], const double q[4]) {
   return n;
 }
 
-// out = v + w t + u x t with t = 2 u x v, (w, u) a unit quaternion
-static void rotate_by(double out[3], double w, const double u[3], const double v[3]) {
-  double t[3] = {2.0 * (u[1] * v[2] - u[2] * v[1]), 2.0 * (u[2] * v[0] - u[0] * v[2]),
-                 2.0 * (u[0] * v[1] - u[1] * v[0])};
-  double r[3] = {v[0] + w * t[0] + u[1] * t[2] - u[2] * t[1],
-                 v[1] + w * t[1] + u[2] * t[0] - u[0] * t[2],
-                 v[2] + w * t[2] + u[0] * t[1] - u[1] * t[0]};
-  out[0] = r[0], out[1] = r[1], out[2] = r[2];
-}
-
 void rdu_quatRotate(double out[3], const double q[4], const double v[3]) {
-  double u[3] = {q[1], q[2], q[3]};
-  double vv[3] = {v[0], v[1], v[2]};
-  rotate_by(out, q[0], u, vv);
+  q4_rotate(out, q, v);
 }
 
 void rdu_quatRotateInv(double out[3], const double q[4], const double v[3]) {
-  double u[3] = {-q[1], -q[2], -q[3]};
-  double vv[3] = {v[0], v[1], v[2]};
-  rotate_by(out, q[0], u, vv);
+  q4_rotateInv(out, q, v);
 }
 
 void rdu_quatToMat(double R[9], const double q[4]) {
