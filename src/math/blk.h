@@ -14,6 +14,14 @@
 #define RD_UNROLL
 #endif
 
+// always inlined, whatever the size of the caller: the column-range products below are the
+// inner loops of the beam's section kernel, whose size would otherwise stop GCC from inlining
+#if defined(__GNUC__)
+#define RD_HOT static inline __attribute__((always_inline))
+#else
+#define RD_HOT static inline
+#endif
+
 // C (m x nc, ldc) += s A (m x k, lda) B (k x nc, ldb); terms with s A_il = 0 are skipped
 static inline void blk_mm(double* C, int ldc, const double* A, int lda, const double* B, int ldb,
                           int m, int k, int nc, double s) {
@@ -58,7 +66,7 @@ static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const d
 // k x m. Constant ranges and no aliasing between C and B, so that the compiler vectorizes the
 // column loops (the beam's section kernel).
 #define BLK_MM_RANGE(name, ld, lo, hi)                                                        \
-  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
+  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
                    int m, int k, double s) {                                                 \
     for (int i = 0; i < m; i++) {                                                            \
       double* c = C + i * (ld);                                                              \
@@ -73,7 +81,7 @@ static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const d
     }                                                                                        \
   }
 #define BLK_MTM_RANGE(name, ld, lo, hi)                                                       \
-  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
+  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
                    int m, int k, double s) {                                                 \
     for (int l = 0; l < k; l++) {                                                            \
       const double* b = B + l * (ld);                                                        \
