@@ -54,6 +54,15 @@ void rd_jointSides(const rdModel* m, const rdJoint* j, const double* q, const do
 }
 
 
+void rd_sideGround(rdJointEval* ev, rdSide* B) {
+  if (ev->nnode == 2) {
+    ev->n = ev->off[1];
+    ev->nnode = 1;
+  }
+  side_ground(B);
+}
+
+
 void rd_sideVec(double out[3], const rdSide* s, const double g[3]) {
   m3_tmulv(out, s->R0, g);
 }
@@ -304,4 +313,24 @@ int rd_timefn3(const rdModel* m, int k, double t, double f[3]) {
   f[1] = (fp - fm) / (2 * h);
   f[2] = (fp - 2 * f[0] + fm) / (h * h);
   return RD_OK;
+}
+
+
+void rd_rowsAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, const double* lam) {
+  static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  for (int k = 0; k < 3; k++) {
+    double a[3], b[3];
+    rd_sideVec(a, A, e[k]);
+    rd_sideVec(b, B, e[(k + 1) % 3]);
+    rd_rowDot(ev, row + k, A, a, NULL, NULL, B, b, 0, rd_lam(lam, row + k));
+  }
+}
+
+
+void rd_rowsHold(rdJointEval* ev, const rdSide* A, const rdSide* B, const double* lam) {
+  static const double zero[3] = {0, 0, 0};
+  rd_rowPoint(ev, 0, A, zero, B, zero, lam);
+  if (A->rot) {
+    rd_rowsAlign(ev, 3, A, B, lam);
+  }
 }
