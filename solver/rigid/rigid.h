@@ -138,10 +138,6 @@ void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const 
 // the same from the body-frame torque T
 void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]);
 
-// translation of free bodies
-void rg_translate(const rgBody* b, rgMem* mem, double dt, const double vel[3]);
-void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]);
-
 // right update q' = q exp(psi) (body increment), left update q' = exp(psi) q (spatial)
 void rg_rotateRight(double out[4], const double q[4], const double psi[3]);
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]);

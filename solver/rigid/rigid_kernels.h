@@ -184,6 +184,46 @@ static inline void rg_expRight(double out[4], const double q[4], const double ps
   rg_quatMulNormalize(out, q, dq);
 }
 
+// spatial angular momentum pi = R(q) J W of body b with attitude q and body angular velocity W
+static inline void rg_momentum(const rgBody* b, const double q[4], const double W[3],
+                               double pi[3]) {
+  double JW[3];
+  m3_mulv(JW, b->J, W);
+  q4_rotate(pi, q, JW);
+}
+
+
+// body angular velocity W = J^-1 R(q)^T pi from the spatial angular momentum pi
+static inline void rg_velocity(const rgBody* b, const double q[4], const double pi[3],
+                               double W[3]) {
+  double P[3];
+  q4_rotateInv(P, q, pi);
+  m3_mulv(W, b->Jinv, P);
+}
+
+
+// velocity Verlet for the rotation point of a free body (pinned: nothing moves). Drift:
+// x_r += h (v_r + h/2 a_r); kick, once the force f at the new state is in mem:
+// v_r += h/2 a_r, a_r = f / m, v_r += h/2 a_r
+static inline void rg_verletDrift(const rgBody* b, rgMem* mem, double h) {
+  double vel[3];
+  v3_copy(vel, mem->vr);
+  v3_axpy(vel, 0.5 * h, mem->ar);
+  if (!b->pinned) {
+    v3_axpy(mem->xr, h, vel);
+  }
+}
+
+
+static inline void rg_verletKick(const rgBody* b, rgMem* mem, double h) {
+  if (!b->pinned) {
+    v3_axpy(mem->vr, 0.5 * h, mem->ar);
+    v3_scale(mem->ar, mem->f, 1 / b->mass);
+    v3_axpy(mem->vr, 0.5 * h, mem->ar);
+  }
+}
+
+
 // node position of body b in the configuration array q (nnode x 7) for attitude qb, with the
 // rotation point at xr
 static inline void rg_placeNode(const rgBody* b, double* q, const double qb[4],

@@ -154,20 +154,6 @@ void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const 
 }
 
 
-void rg_translate(const rgBody* b, rgMem* mem, double dt, const double vel[3]) {
-  if (!b->pinned) {
-    v3_axpy(mem->xr, dt, vel);
-  }
-}
-
-
-void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]) {
-  if (!b->pinned) {
-    v3_axpy(mem->vr, dt / b->mass, f);
-  }
-}
-
-
 void rg_mulNormalize(double out[4], const double a[4], const double b[4]) {
   rg_quatMulNormalize(out, a, b);
 }
