@@ -15,7 +15,13 @@
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
-void rd_gaParam(double rho, rdGaParam* p) {
+// integration parameters from rho_inf (Chung-Hulbert through Arnold-Bruls' form)
+typedef struct {
+  double am, af, gamma, beta;
+} gaParam;
+
+
+static void ga_param(double rho, gaParam* p) {
   p->am = (2 * rho - 1) / (rho + 1);
   p->af = rho / (rho + 1);
   p->gamma = 0.5 + p->af - p->am;
@@ -319,8 +325,8 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
   gaWork gw;
   carve(m, d, &w, &gw);
   rdState* s = &d->s;
-  rdGaParam p;
-  rd_gaParam(m->opt.rho_inf, &p);
+  gaParam p;
+  ga_param(m->opt.rho_inf, &p);
   int nn = m->nnode, ncon = m->nconstraint;
   int stab = m->opt.formulation == RD_GA_STABILIZED && ncon > 0;
   // the removed redundant equations, chosen again at q_n. After a change, a kept factorization
@@ -391,8 +397,8 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   rdState* s = &d->s;
   const rdOptions* o = &m->opt;
   gaSolver* g = d->solver;
-  rdGaParam p;
-  rd_gaParam(o->rho_inf, &p);
+  gaParam p;
+  ga_param(o->rho_inf, &p);
   double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
   double gp = p.gamma / (h * p.beta);
   double bh2 = p.beta * h * h;

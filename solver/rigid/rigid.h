@@ -135,14 +135,10 @@ int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double*
 // body angular acceleration from the Euler equations: J A = T - W x J W, T = R^T tau
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]);
-// the same from the body-frame torque T
-void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]);
 
 // right update q' = q exp(psi) (body increment), left update q' = exp(psi) q (spatial)
 void rg_rotateRight(double out[4], const double q[4], const double psi[3]);
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]);
-// out = a b / |a b| (quaternions)
-void rg_mulNormalize(double out[4], const double a[4], const double b[4]);
 // out = exp(skew(psi)) a
 void rg_expRotate(double out[3], const double psi[3], const double a[3]);
 

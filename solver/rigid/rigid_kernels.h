@@ -6,9 +6,6 @@
 #define RD_RIGID_KERNELS_H
 
 #include <math.h>
-#ifdef RG_TRACE
-#include <stdio.h>
-#endif
 
 #include "src/core/core.h"
 #include "solver/rigid/rigid.h"
@@ -493,9 +490,6 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
       return RD_OK;
     }
     double rn = sqrt(rr);
-#ifdef RG_TRACE
-    fprintf(stderr, "TRACE it %d rel %.3e modified %d\n", it, rn / scale, Ki == Ki_old && Ki);
-#endif
     if (it == maxit || !isfinite(rn)) {
       *iters += it;
       rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);

@@ -137,7 +137,9 @@ int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double*
 }
 
 
-void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]) {
+// J A = T - W x J W from the body-frame torque T
+static void euler_accel_body(const rgBody* b, const double W[3], const double T[3],
+                             double A[3]) {
   double JW[3], gyro[3], rhs[3];
   m3_mulv(JW, b->J, W);
   v3_cross(gyro, W, JW);
@@ -150,12 +152,7 @@ void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const 
                    double A[3]) {
   double T[3];
   q4_rotateInv(T, q, tau);
-  rg_eulerAccelBody(b, W, T, A);
-}
-
-
-void rg_mulNormalize(double out[4], const double a[4], const double b[4]) {
-  rg_quatMulNormalize(out, a, b);
+  euler_accel_body(b, W, T, A);
 }
 
 
@@ -175,7 +172,7 @@ void rg_rotateLeft(double out[4], const double q[4], const double psi[3]) {
   double c;
   double k = rg_halfAngle(psi, &c);
   double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
-  rg_mulNormalize(out, dq, q);
+  rg_quatMulNormalize(out, dq, q);
 }
 
 
@@ -221,7 +218,7 @@ int rg_initialize(const rdModel* m, rdData* d) {
     memcpy(q, s->q + 7 * b->node + 3, sizeof(q));
     v3_copy(W, s->v + 6 * b->node + 3);
     q4_rotateInv(mem->T, q, mem->tau);
-    rg_eulerAccelBody(b, W, mem->T, A);
+    euler_accel_body(b, W, mem->T, A);
     if (!b->pinned) {
       v3_scale(mem->ar, mem->f, 1 / b->mass);
     }
