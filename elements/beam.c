@@ -48,7 +48,8 @@ struct rdBeam_ {
   double* R0n;   // n x 9 initial nodal rotations
   double* q0c;   // n x 4 their conjugate quaternions (sign aligned)
   double* R0g;   // nq x 9 reference section frames at the quadrature points
-  double* work;  // own workspace of rd_beamEval (rd_beamWorkSize doubles, layout in wk)
+  double* work;  // own workspace of rd_beamEval, made by its first call (rd_beamWorkSize
+                 // doubles, layout in wk); NULL until then
 };
 
 // Jacobian accumulator of one node pair (i, j), summed over the quadrature points before the
@@ -114,6 +115,7 @@ int rd_beamQuadPoints(const rdBeam* b) {
 
 void rd_destroyBeam(rdBeam** b) {
   if (b && *b) {
+    rd_free((*b)->ctx, (*b)->work);
     rd_free((*b)->ctx, *b);
     *b = NULL;
   }
@@ -211,9 +213,8 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   if (def->virt != RD_BEAM_VIRTUAL_FIELD && def->virt != RD_BEAM_VIRTUAL_INTERPOLATED) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown virtual rotations %d", (int)def->virt);
   }
-  // one allocation
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13 +
-              work_doubles(n, nq);
+  // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13;
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -235,7 +236,6 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->R0n, 9 * n);
   TAKE(b->q0c, 4 * n);
   TAKE(b->R0g, 9 * nq);
-  TAKE(b->work, work_doubles(n, nq));
 #undef TAKE
   b->field = def->field;
   b->virt = def->virt;
@@ -343,6 +343,11 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
 
 
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
+  if (!b->work) {
+    memset(x, 0, 3 * sizeof(double));
+    memset(F, 0, 6 * sizeof(double));
+    return;
+  }
   rd_beamQuadForcesWork(b, b->work, g, x, F);
 }
 
@@ -373,6 +378,12 @@ size_t rd_beamWorkSize(const rdBeam* b) {
 
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K) {
+  if (!b->work) {
+    b->work = rd_calloc(b->ctx, work_doubles(b->n, b->nq), sizeof(double));
+    if (!b->work) {
+      return RD_ERR_NOMEM;
+    }
+  }
   return rd_beamEvalWork(b, b->work, q, v, vd, ld, r, M, C, K);
 }
 
