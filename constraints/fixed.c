@@ -10,6 +10,6 @@ int rd_jointFixed(const rdModel* m, const rdJoint* j, double t, const double* q,
   // the ground side of a clamp is the node's reference pose, whatever node[1] says
   rd_sideGround(ev, &B);
   v3_copy(B.x, A.x0);
-  rd_rowsHold(ev, &A, &B, lam);
+  rd_rowHold(ev, &A, &B, lam);
   return RD_OK;
 }

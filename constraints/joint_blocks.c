@@ -297,16 +297,16 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
 }
 
 
-int rd_timefn3(const rdModel* m, int k, double t, double f[3]) {
+int rd_timeFnDerivs(const rdModel* m, int k, double t, double f[3]) {
   f[0] = f[1] = f[2] = 0;
   if (k == RD_NO_TIMEFN) {
     return RD_OK;
   }
   // central differences for the rates (used only for consistent initial accelerations)
   double h = 1e-4 * (1 + fabs(t)), fm, fp;
-  int st = rd_timefnEval(m, k, t, &f[0]);
-  st = st ? st : rd_timefnEval(m, k, t - h, &fm);
-  st = st ? st : rd_timefnEval(m, k, t + h, &fp);
+  int st = rd_timeFnEval(m, k, t, &f[0]);
+  st = st ? st : rd_timeFnEval(m, k, t - h, &fm);
+  st = st ? st : rd_timeFnEval(m, k, t + h, &fp);
   if (st) {
     return st;
   }
@@ -316,7 +316,7 @@ int rd_timefn3(const rdModel* m, int k, double t, double f[3]) {
 }
 
 
-void rd_rowsAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, const double* lam) {
+void rd_rowAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, const double* lam) {
   static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
   for (int k = 0; k < 3; k++) {
     double a[3], b[3];
@@ -327,10 +327,10 @@ void rd_rowsAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, co
 }
 
 
-void rd_rowsHold(rdJointEval* ev, const rdSide* A, const rdSide* B, const double* lam) {
+void rd_rowHold(rdJointEval* ev, const rdSide* A, const rdSide* B, const double* lam) {
   static const double zero[3] = {0, 0, 0};
   rd_rowPoint(ev, 0, A, zero, B, zero, lam);
   if (A->rot) {
-    rd_rowsAlign(ev, 3, A, B, lam);
+    rd_rowAlign(ev, 3, A, B, lam);
   }
 }

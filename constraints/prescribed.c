@@ -11,7 +11,7 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
   rd_sideGround(ev, &B);
   double f[6][3];
   for (int k = 0; k < 6; k++) {
-    int st = rd_timefn3(m, j->def.motion_fn[k], t, f[k]);
+    int st = rd_timeFnDerivs(m, j->def.motion_fn[k], t, f[k]);
     if (st) {
       return st;
     }
@@ -36,6 +36,6 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
   v3_add(wd, wd, Dp);
   m3_tmulv(B.W, B.R, w);
   m3_tmulv(B.al, B.R, wd);
-  rd_rowsHold(ev, &A, &B, lam);
+  rd_rowHold(ev, &A, &B, lam);
   return RD_OK;
 }

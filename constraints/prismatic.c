@@ -15,6 +15,6 @@ int rd_jointPrismatic(const rdModel* m, const rdJoint* j, double t, const double
     rd_sideVec(nA, &A, u[k]);
     rd_rowDist(ev, k, &A, rA, nA, &B, rB, 0, rd_lam(lam, k));
   }
-  rd_rowsAlign(ev, 2, &A, &B, lam);
+  rd_rowAlign(ev, 2, &A, &B, lam);
   return RD_OK;
 }

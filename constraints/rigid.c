@@ -11,6 +11,6 @@ int rd_jointRigid(const rdModel* m, const rdJoint* j, double t, const double* q,
   static const double zero[3] = {0, 0, 0};
   rd_sideArm(rA, &A, B.x0);
   rd_rowPoint(ev, 0, &A, rA, &B, zero, lam);
-  rd_rowsAlign(ev, 3, &A, &B, lam);
+  rd_rowAlign(ev, 3, &A, &B, lam);
   return RD_OK;
 }

@@ -55,7 +55,7 @@ typedef struct {
   int* joff;    // offset of the row joint's rows within every column of joint J
   double* Ax;   // values of the correction matrix
   // modified Newton across steps (solver.modified_newton): the state of the kept factorization
-  // of ls, saved in checkpoints (ga_historySave) so that a resumed run reuses the same matrix
+  // of ls, saved in checkpoints (ga_history_save) so that a resumed run reuses the same matrix
   double* Afact;  // nnz: the values ls was last factored with (NULL without modified Newton)
   double h_fact;  // the step size of that matrix (0: none usable)
   double mbar;    // its smallest translational diagonal (the multiplier scale of the norm)
@@ -449,7 +449,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       g->h_fact = h;
       g->mbar = mass_scale(m, w.Ax);
       if (g->Afact) {
-        // the history of a checkpoint (ga_historySave)
+        // the history of a checkpoint (ga_history_save)
         memcpy(g->Afact, w.Ax, (size_t)m->pattern->nnz * sizeof(double));
         g->fact_full = ls->nfactor != nfull;
       }
@@ -712,7 +712,7 @@ static int ga_attach(const rdModel* m, rdData* d) {
 enum { GA_MN_HEAD = 6 };
 
 
-static size_t ga_historySize(const rdModel* m, const rdData* d) {
+static size_t ga_history_size(const rdModel* m, const rdData* d) {
   const gaSolver* g = d->solver;
   if (!g) {
     return 0;
@@ -725,7 +725,7 @@ static size_t ga_historySize(const rdModel* m, const rdData* d) {
 }
 
 
-static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
+static void ga_history_save(const rdModel* m, const rdData* d, void* buf) {
   const gaSolver* g = d->solver;
   double* p = buf;
   rd_linsolSaveHistory(g->ls, p);
@@ -741,7 +741,7 @@ static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
 }
 
 
-static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
+static int ga_history_load(const rdModel* m, rdData* d, const void* buf) {
   gaSolver* g = d->solver;
   if (!g) {
     return RD_OK;
@@ -792,7 +792,7 @@ const rdStepper rd_stepperGeneralizedAlpha = {
     .correct = ga_correct,
     .attach = ga_attach,
     .release = ga_release,
-    .history_size = ga_historySize,
-    .history_save = ga_historySave,
-    .history_load = ga_historyLoad,
+    .history_size = ga_history_size,
+    .history_save = ga_history_save,
+    .history_load = ga_history_load,
 };

@@ -9,8 +9,8 @@
 #include "src/math/vec3.h"
 
 int rd_implicitPrepare(rdModel* m) {
-  int st = rd_jointLoops(m);
-  st = st < 0 ? st : rd_beamColor(m);
+  int st = rd_redundantLoops(m);
+  st = st < 0 ? st : rd_assembleBeamColors(m);
   st = st < 0 ? st : rd_patternBuild(m);
   if (st >= 0) {
     st = m->linsol = rd_linsolChoose(m, m->opt.linear_solver);

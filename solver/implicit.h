@@ -10,9 +10,9 @@
 #include "src/model/data_impl.h"
 
 // rdStepper.prepare of the implicit methods: the closed loops of the joint graph
-// (rd_jointLoops), the beam colour groups (rd_beamColor), the iteration-matrix pattern with its
-// scatter maps (m->pattern) and the linear solver (m->linsol, `auto` resolved). RD_OK or
-// RD_ERR_NOMEM.
+// (rd_redundantLoops), the beam colour groups (rd_assembleBeamColors), the iteration-matrix
+// pattern with its scatter maps (m->pattern) and the linear solver (m->linsol, `auto`
+// resolved). RD_OK or RD_ERR_NOMEM.
 int rd_implicitPrepare(rdModel* m);
 
 // rdStepper.unprepare of the implicit methods: free what rd_implicitPrepare made (accepts a

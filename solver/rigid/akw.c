@@ -83,7 +83,7 @@ static int akw_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_akw = {
+const rdStepper rd_stepperAkw = {
     .method = RD_METHOD_AKW,
     .check = rg_check,
     .memory_size = rg_memorySize,

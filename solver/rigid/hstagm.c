@@ -111,7 +111,7 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_hstagm = {
+const rdStepper rd_stepperHstagm = {
     .method = RD_METHOD_HSTAGM,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -172,7 +172,7 @@ static int ea_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_liemid_e1 = {
+const rdStepper rd_stepperLiemidE1 = {
     .method = RD_METHOD_LIEMID_E1,
     .atomic = 1,
     .check = rg_check,
@@ -181,7 +181,7 @@ const rdStepper rd_stepper_liemid_e1 = {
     .initialize = rg_initialize,
     .step = e1_step,
 };
-const rdStepper rd_stepper_liemid_e2 = {
+const rdStepper rd_stepperLiemidE2 = {
     .method = RD_METHOD_LIEMID_E2,
     .atomic = 1,
     .check = rg_check,
@@ -190,7 +190,7 @@ const rdStepper rd_stepper_liemid_e2 = {
     .initialize = rg_initialize,
     .step = e2_step,
 };
-const rdStepper rd_stepper_liemid_ea = {
+const rdStepper rd_stepperLiemidEa = {
     .method = RD_METHOD_LIEMID_EA,
     .atomic = 1,
     .check = rg_check,

@@ -80,7 +80,7 @@ static int liemid_i_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_liemid_i = {
+const rdStepper rd_stepperLiemidI = {
     .method = RD_METHOD_LIEMID_I,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -171,14 +171,14 @@ static inline void rg_countIterations(rdData* d, int iters) {
   d->stats.last_newton_iterations = iters;
 }
 
-extern const rdStepper rd_stepper_nmb;
-extern const rdStepper rd_stepper_nms;
-extern const rdStepper rd_stepper_liemid_e1;
-extern const rdStepper rd_stepper_liemid_e2;
-extern const rdStepper rd_stepper_liemid_ea;
-extern const rdStepper rd_stepper_liemid_i;
-extern const rdStepper rd_stepper_sw;
-extern const rdStepper rd_stepper_hstagm;
-extern const rdStepper rd_stepper_akw;
+extern const rdStepper rd_stepperNmb;
+extern const rdStepper rd_stepperNms;
+extern const rdStepper rd_stepperLiemidE1;
+extern const rdStepper rd_stepperLiemidE2;
+extern const rdStepper rd_stepperLiemidEa;
+extern const rdStepper rd_stepperLiemidI;
+extern const rdStepper rd_stepperSw;
+extern const rdStepper rd_stepperHstagm;
+extern const rdStepper rd_stepperAkw;
 
 #endif  // RD_RIGID_H

@@ -56,7 +56,7 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_sw = {
+const rdStepper rd_stepperSw = {
     .method = RD_METHOD_SW,
     .check = rg_check,
     .memory_size = rg_memorySize,

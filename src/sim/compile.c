@@ -725,7 +725,8 @@ static int compile_beams(const rdSpec* s, rdModel* m) {
       return st;
     }
     size_t nd = 6 * (size_t)d->nnode;
-    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);  // rd_beamScratch
+    // rd_assembleBeamScratch
+    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);
     if (need > m->beam_work) {
       m->beam_work = need;
     }
