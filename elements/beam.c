@@ -25,6 +25,7 @@
 #include "elements/beam_section.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/blk.h"
+#include "src/math/quat.h"
 #include "src/math/quatmap.h"
 #include "src/math/vec3.h"
 
@@ -127,11 +128,7 @@ static void align(int n, const double* const* qin, double* qout) {
   for (int k = 0; k < n; k++) {
     double s = 1;
     if (k > 0) {
-      double d = 0;
-      for (int j = 0; j < 4; j++) {
-        d += qin[k][j] * qout[4 * (k - 1) + j];
-      }
-      s = d < 0 ? -1 : 1;
+      s = q4_dot(qin[k], qout + 4 * (k - 1)) < 0 ? -1 : 1;
     }
     for (int j = 0; j < 4; j++) {
       qout[4 * k + j] = s * qin[k][j];
@@ -300,19 +297,12 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       }
       v3_axpy(s.x1, dphi[k], def->x0 + 3 * k);
     }
-    double R[9], n2 = 0, L[12];
-    for (int j = 0; j < 4; j++) {
-      n2 += s.p[j] * s.p[j];
-    }
+    double R[9], n2 = q4_dot(s.p, s.p), L[12];
     rdu_quatToMat(R, s.p);
     m3_tmulv(b->G0 + 3 * g, R, s.x1);
     qm_L(L, s.p);
     for (int i = 0; i < 3; i++) {
-      double acc = 0;
-      for (int j = 0; j < 4; j++) {
-        acc += L[4 * i + j] * s.p1[j];
-      }
-      b->k0[3 * g + i] = 2 * acc / n2;
+      b->k0[3 * g + i] = 2 * q4_dot(L + 4 * i, s.p1) / n2;
     }
     double eta = def->s0 + (def->s1 - def->s0) * 0.5 * (xi[g] + 1);
     rd_beamSectionAt(sec, eta, b->Ks + 36 * g, b->Ms + 36 * g);
@@ -488,10 +478,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       v3_axpy(s.xdd, phi[k], xdd);
       v3_axpy(s.xd1, dphi[k], xd);
     }
-    double n2 = 0;
-    for (int j = 0; j < 4; j++) {
-      n2 += s.p[j] * s.p[j];
-    }
+    double n2 = q4_dot(s.p, s.p);
     if (!(n2 > 1e-6)) {
       *bad = g;
       *bn2 = n2;
@@ -609,7 +596,8 @@ static void outer_stiffness(const rdBeam* b, const wk* w, int k, double D[9]) {
     m3_skew(D, t);
     return;
   }
-  double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
+  double qc[4], h[4];
+  rdu_quatConj(qc, qk);
   rdu_quatMul(h, qc, gk);
   m3_skew(D, h + 1);
   for (int i = 0; i < 9; i++) {
@@ -950,10 +938,7 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
       v3_axpy(x1, dphi[k], q + 7 * node[k]);
       v3_axpy(xd, phi[k], v + 6 * node[k]);
     }
-    double n2 = 0;
-    for (int j = 0; j < 4; j++) {
-      n2 += pp[j] * pp[j];
-    }
+    double n2 = q4_dot(pp, pp);
     if (!(n2 > 1e-6)) {
       return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
                       "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d)", n2,

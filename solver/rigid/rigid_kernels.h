@@ -73,7 +73,7 @@ static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) 
 // cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi)
 static inline double rg_halfAngle(const double psi[3], double* c) {
   double s1, s2;
-  rg_rotCoef(0.25 * (psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]), c, &s1, &s2);
+  rg_rotCoef(0.25 * v3_dot(psi, psi), c, &s1, &s2);
   return 0.5 * s1;
 }
 

@@ -7,6 +7,7 @@
 #define RD_QUATMAP_H
 
 #include "src/math/blk.h"
+#include "src/math/quat.h"
 
 // L(d) (3x4): L(d) b = vec(conj(d) (x) b)
 static inline void qm_L(double L[12], const double d[4]) {
@@ -101,10 +102,7 @@ static inline void qm_dLam(double D[12], const qmField* f, const double b[4]) {
 
 // d/db [D_Lam(b) d] = c [L(d) - (p.d) Lam]
 static inline void qm_dLamDb(double D[12], const qmField* f, const double d[4]) {
-  double pd = 0;
-  for (int j = 0; j < 4; j++) {
-    pd += f->p[j] * d[j];
-  }
+  double pd = q4_dot(f->p, d);
   qm_L(D, d);
   for (int k = 0; k < 12; k++) {
     D[k] = f->c * (D[k] - pd * f->Lam[k]);
@@ -115,13 +113,11 @@ static inline void qm_dLamDb(double D[12], const qmField* f, const double d[4]) 
 // d/dp [D_Lam(b) d] = -c [(D_Lam(b) d) p^T + (Lam b) d^T + (p.d) D_Lam(b)]
 static inline void qm_d2Lam(double D[12], const qmField* f, const double b[4],
                             const double d[4]) {
-  double Db[12], Dbd[3] = {0}, Lb[3] = {0}, pd = 0;
+  double Db[12], Dbd[3] = {0}, Lb[3] = {0};
   qm_dLam(Db, f, b);
   blk_mm(Dbd, 1, Db, 4, d, 1, 3, 4, 1, 1);
   blk_mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
-  for (int j = 0; j < 4; j++) {
-    pd += f->p[j] * d[j];
-  }
+  double pd = q4_dot(f->p, d);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 4; j++) {
       D[4 * i + j] = -f->c * (Dbd[i] * f->p[j] + Lb[i] * d[j] + pd * Db[4 * i + j]);
@@ -175,11 +171,7 @@ static inline void qm_dLamTDb(double P[16], const qmField* f, const double cv[3]
 // the field at p: p, c = 2 / |p|^2 and Lam = c L(p)
 static inline void qm_field(qmField* f, const double p[4]) {
   f->p = p;
-  double n2 = 0;
-  for (int j = 0; j < 4; j++) {
-    n2 += p[j] * p[j];
-  }
-  f->c = 2 / n2;
+  f->c = 2 / q4_dot(p, p);
   qm_L(f->Lam, p);
   for (int k = 0; k < 12; k++) {
     f->Lam[k] *= f->c;
