@@ -798,23 +798,8 @@ static void from_displacement(const rdBeam* b, double* A) {
   int nd = 6 * b->n;
   for (int k = 0; k < b->n; k++) {
     const double* R0 = b->R0n + 9 * k;
-    for (int c = 0; c < nd; c++) {  // rows 6k+3..6k+5: R0^T (rows)
-      double t[3];
-      for (int i = 0; i < 3; i++) {
-        t[i] = A[(size_t)(6 * k + 3 + i) * (size_t)nd + c];
-      }
-      for (int i = 0; i < 3; i++) {
-        A[(size_t)(6 * k + 3 + i) * (size_t)nd + c] = R0[i] * t[0] + R0[3 + i] * t[1] +
-                                                       R0[6 + i] * t[2];
-      }
-    }
-    for (int rr = 0; rr < nd; rr++) {  // columns 6k+3..6k+5: (columns) R0
-      double* a = A + (size_t)rr * (size_t)nd + 6 * k + 3;
-      double t[3] = {a[0], a[1], a[2]};
-      for (int j = 0; j < 3; j++) {
-        a[j] = t[0] * R0[j] + t[1] * R0[3 + j] + t[2] * R0[6 + j];
-      }
-    }
+    blk_rowsTmul(A, nd, 6 * k + 3, R0);
+    blk_colsMul(A, nd, 6 * k + 3, R0);
   }
 }
 

@@ -4,6 +4,8 @@
 #ifndef RD_BLK_H
 #define RD_BLK_H
 
+#include <stddef.h>
+
 #include "src/math/vec3.h"
 
 // unroll the hot loop that follows (GCC, Clang): -O2 does not unroll, and the loop control
@@ -111,6 +113,32 @@ static inline void blk_put(double* J, int ld, int r0, int c0, const double* A, i
 // A[row.., col..] += s B (3x3 block into an n-column row-major matrix)
 static inline void blk_add(double* A, int n, int row, int col, const double B[9], double s) {
   blk_put(A, n, row, col, B, 3, 3, s);
+}
+
+
+// columns c0 .. c0+2 of the N x N row-major A times B (3x3): A[:, c0..] = A[:, c0..] B
+static inline void blk_colsMul(double* A, int N, int c0, const double B[9]) {
+  for (int i = 0; i < N; i++) {
+    double* a = A + (size_t)i * (size_t)N + c0;
+    double t0 = a[0], t1 = a[1], t2 = a[2];
+    a[0] = t0 * B[0] + t1 * B[3] + t2 * B[6];
+    a[1] = t0 * B[1] + t1 * B[4] + t2 * B[7];
+    a[2] = t0 * B[2] + t1 * B[5] + t2 * B[8];
+  }
+}
+
+
+// rows r0 .. r0+2 of the N x N row-major A times R^T from the left: A[r0.., :] = R^T A[r0.., :]
+static inline void blk_rowsTmul(double* A, int N, int r0, const double R[9]) {
+  double* a0 = A + (size_t)r0 * (size_t)N;
+  double* a1 = a0 + N;
+  double* a2 = a1 + N;
+  for (int j = 0; j < N; j++) {
+    double t0 = a0[j], t1 = a1[j], t2 = a2[j];
+    a0[j] = R[0] * t0 + R[3] * t1 + R[6] * t2;
+    a1[j] = R[1] * t0 + R[4] * t1 + R[7] * t2;
+    a2[j] = R[2] * t0 + R[5] * t1 + R[8] * t2;
+  }
 }
 
 
