@@ -10,8 +10,22 @@
 // section input columns, ordered so that the elastic quantities (strains, their rates, the
 // sectional forces) depend only on the columns [F0, F1) and the inertial ones (velocities,
 // accelerations, momenta) only on [I0, I1): the Jacobian products run over those ranges
-enum { CX1 = 0, CP1 = 3, CPD1 = 7, CXD1 = 11, CP = 14, CPD = 18, CXD = 22, CPDD = 25, CXDD = 29,
-       NS = 32, F0 = 0, F1 = 22, I0 = 14, I1 = 32 };
+enum {
+  CX1 = 0,
+  CP1 = 3,
+  CPD1 = 7,
+  CXD1 = 11,
+  CP = 14,
+  CPD = 18,
+  CXD = 22,
+  CPDD = 25,
+  CXDD = 29,
+  NS = 32,
+  F0 = 0,
+  F1 = 22,
+  I0 = 14,
+  I1 = 32
+};
 // density rows: a_x, a_x', a_p, a_p'
 enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
 
@@ -25,9 +39,9 @@ typedef struct rdSectionIn_ {
 // the section at a quadrature point: stiffness, damping, mass (6x6 row-major) and the reference
 // strains
 typedef struct rdSectionProp_ {
-  const double* K;   // 36
-  const double* D;   // 36
-  const double* M;   // 36
+  const double* K;  // 36
+  const double* D;  // 36
+  const double* M;  // 36
   const double* G0;  // 3
   const double* k0;  // 3
 } rdSectionProp;

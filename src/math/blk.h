@@ -45,8 +45,8 @@ static inline void blk_mm(double* C, int ldc, const double* A, int lda, const do
 
 // C (m x nc, ldc) += s A^T B, A is k x m (lda), B is k x nc (ldb); terms with s A_li = 0 are
 // skipped
-static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const double* B,
-                           int ldb, int m, int k, int nc, double s) {
+static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const double* B, int ldb,
+                           int m, int k, int nc, double s) {
   for (int l = 0; l < k; l++) {
     const double* b = B + l * ldb;
     for (int i = 0; i < m; i++) {
@@ -67,35 +67,35 @@ static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const d
 // lda) B (k x ld), on the columns [lo, hi) only; BLK_MTM_RANGE the same for C += s A^T B with A
 // k x m. Constant ranges and no aliasing between C and B, so that the compiler vectorizes the
 // column loops (the beam's section kernel).
-#define BLK_MM_RANGE(name, ld, lo, hi)                                                        \
-  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
-                   int m, int k, double s) {                                                 \
-    for (int i = 0; i < m; i++) {                                                            \
-      double* c = C + i * (ld);                                                              \
-      for (int l = 0; l < k; l++) {                                                          \
-        double a = s * A[i * lda + l];                                                       \
-        const double* b = B + l * (ld);                                                      \
-        RD_UNROLL                                                                            \
-        for (int j = lo; j < hi; j++) {                                                      \
-          c[j] += a * b[j];                                                                  \
-        }                                                                                    \
-      }                                                                                      \
-    }                                                                                        \
+#define BLK_MM_RANGE(name, ld, lo, hi)                                                            \
+  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B, int m, \
+                   int k, double s) {                                                             \
+    for (int i = 0; i < m; i++) {                                                                 \
+      double* c = C + i * (ld);                                                                   \
+      for (int l = 0; l < k; l++) {                                                               \
+        double a = s * A[i * lda + l];                                                            \
+        const double* b = B + l * (ld);                                                           \
+        RD_UNROLL                                                                                 \
+        for (int j = lo; j < hi; j++) {                                                           \
+          c[j] += a * b[j];                                                                       \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
   }
-#define BLK_MTM_RANGE(name, ld, lo, hi)                                                       \
-  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
-                   int m, int k, double s) {                                                 \
-    for (int l = 0; l < k; l++) {                                                            \
-      const double* b = B + l * (ld);                                                        \
-      for (int i = 0; i < m; i++) {                                                          \
-        double a = s * A[l * lda + i];                                                       \
-        double* c = C + i * (ld);                                                            \
-        RD_UNROLL                                                                            \
-        for (int j = lo; j < hi; j++) {                                                      \
-          c[j] += a * b[j];                                                                  \
-        }                                                                                    \
-      }                                                                                      \
-    }                                                                                        \
+#define BLK_MTM_RANGE(name, ld, lo, hi)                                                           \
+  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B, int m, \
+                   int k, double s) {                                                             \
+    for (int l = 0; l < k; l++) {                                                                 \
+      const double* b = B + l * (ld);                                                             \
+      for (int i = 0; i < m; i++) {                                                               \
+        double a = s * A[l * lda + i];                                                            \
+        double* c = C + i * (ld);                                                                 \
+        RD_UNROLL                                                                                 \
+        for (int j = lo; j < hi; j++) {                                                           \
+          c[j] += a * b[j];                                                                       \
+        }                                                                                         \
+      }                                                                                           \
+    }                                                                                             \
   }
 
 

@@ -82,7 +82,7 @@ static inline void qm_Y(double Y[12], const double b[3]) {
 // a quaternion field at one point: p, 2/|p|^2 and Lam (qm_field)
 typedef struct {
   const double* p;
-  double c;        // 2 / |p|^2
+  double c;  // 2 / |p|^2
   double Lam[12];  // 3x4
 } qmField;
 
@@ -111,8 +111,7 @@ static inline void qm_dLamDb(double D[12], const qmField* f, const double d[4]) 
 
 
 // d/dp [D_Lam(b) d] = -c [(D_Lam(b) d) p^T + (Lam b) d^T + (p.d) D_Lam(b)]
-static inline void qm_d2Lam(double D[12], const qmField* f, const double b[4],
-                            const double d[4]) {
+static inline void qm_d2Lam(double D[12], const qmField* f, const double b[4], const double d[4]) {
   double Db[12], Dbd[3] = {0}, Lb[3] = {0};
   qm_dLam(Db, f, b);
   blk_mm(Dbd, 1, Db, 4, d, 1, 3, 4, 1, 1);
