@@ -7,7 +7,7 @@
 #include "src/core/core.h"
 #include "solver/linsol.h"
 #include "src/model/model_impl.h"
-#include "solver/pattern.h"
+#include "solver/stepper.h"
 
 int rd_modelValid(const rdModel* m) {
   return m && m->magic == RD_MAGIC_MODEL;
@@ -78,8 +78,6 @@ void rd_destroyModel(rdModel** model) {
     rd_destroyBeam(&m->beam[i].kernel);
   }
   rd_free(ctx, m->beam);
-  rd_free(ctx, m->beam_order);
-  rd_free(ctx, m->beam_color);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);
@@ -93,7 +91,10 @@ void rd_destroyModel(rdModel** model) {
   rd_free(ctx, m->load);
   rd_free(ctx, m->torque);
   rd_free(ctx, m->out_node);
-  rd_patternDestroy(m);
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  if (stp && stp->unprepare) {
+    stp->unprepare(m);
+  }
   m->magic = 0;
   rd_free(ctx, m);
   *model = NULL;
