@@ -226,6 +226,16 @@ double rd_optionReal(const rdOptions* opt, const char* key) {
 }
 
 
+const char* rd_optionValueName(const char* key, int value) {
+  const optEntry* e = key ? find(key) : NULL;
+  if (!e || (e->type != OPT_ENUM && e->type != OPT_BOOL) || value < 0 ||
+      value >= enum_count(e->names)) {
+    return NULL;
+  }
+  return e->names[value];
+}
+
+
 void rd_defaultOptions(rdOptions* opt) {
   memset(opt, 0, sizeof(*opt));
   for (int i = 0; i < NOPT; i++) {

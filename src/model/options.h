@@ -68,4 +68,8 @@ int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size);
 // numeric value of `key`, NaN if unknown or not numeric
 double rd_optionReal(const rdOptions* opt, const char* key);
 
+// name of value `value` of the enumerated option `key` ("klu" for solver.linear_solver = 1);
+// NULL if the key is unknown or not an enumeration, or the value out of range
+const char* rd_optionValueName(const char* key, int value);
+
 #endif  // RD_OPTIONS_H

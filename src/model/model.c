@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The compiled model: destroy, queries, consistency check, printing.
+// The compiled model as the model layer sees it: validity, queries, consistency check, printing,
+// and freeing what is not built by the layers above (src/sim/model_destroy.c frees the rest).
 #include <math.h>
 #include <string.h>
 
-#include "elements/beam.h"
 #include "src/core/core.h"
-#include "solver/linsol.h"
 #include "src/model/model_impl.h"
-#include "solver/pattern.h"
 
 int rd_modelValid(const rdModel* m) {
   return m && m->magic == RD_MAGIC_MODEL;
 }
 
 
-void rd_destroyModel(rdModel** model) {
-  if (!model || !rd_modelValid(*model)) {
-    return;
-  }
-  rdModel* m = *model;
+void rd_modelFree(rdModel* m) {
   rdContext* ctx = m->ctx;
   for (int i = 0; m->node_name && i < m->nnode; i++) {
     rd_free(ctx, m->node_name[i]);
@@ -75,7 +69,6 @@ void rd_destroyModel(rdModel** model) {
     rd_free(ctx, (void*)m->beam[i].def.name);
     rd_free(ctx, (void*)m->beam[i].def.nodes);
     rd_free(ctx, (void*)m->beam[i].origin);
-    rd_destroyBeam(&m->beam[i].kernel);
   }
   rd_free(ctx, m->beam);
   rd_free(ctx, m->beam_order);
@@ -93,10 +86,8 @@ void rd_destroyModel(rdModel** model) {
   rd_free(ctx, m->load);
   rd_free(ctx, m->torque);
   rd_free(ctx, m->out_node);
-  rd_patternDestroy(m);
   m->magic = 0;
   rd_free(ctx, m);
-  *model = NULL;
 }
 
 
@@ -120,7 +111,7 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->noutput = m->nout;
   info->method = m->opt.method;
   info->nbeam = m->nbeam;
-  info->linear_solver = m->pattern ? rd_linsolName(m->linsol) : NULL;
+  info->linear_solver = m->pattern ? rd_optionValueName("solver.linear_solver", m->linsol) : NULL;
   return RD_OK;
 }
 
@@ -257,7 +248,7 @@ int rd_printModel(const rdModel* m, FILE* out) {
   fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
   fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
   if (m->pattern) {
-    fprintf(out, "linsolver    %s%s\n", rd_linsolName(m->linsol),
+    fprintf(out, "linsolver    %s%s\n", rd_optionValueName("solver.linear_solver", m->linsol),
             m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");
   }
   fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n",
