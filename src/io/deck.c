@@ -7,6 +7,7 @@
 
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
+#include "src/model/options.h"
 #include "rodrigues/deck.h"
 
 // sections that are not option sections; option sections ("solver", "output", ...) come from
@@ -195,20 +196,6 @@ static int option_sections(char sec[][32], int max) {
 }
 
 
-// index of option `key` in the option table, -1 if none
-static int option_index(const char* key) {
-  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
-  for (int i = 0; i < nopt; i++) {
-    const char* k = NULL;
-    rd_optionList(i, &k, NULL, NULL, NULL);
-    if (k && !strcmp(k, key)) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-
 // set one option from a scalar value
 static int set_option(rdDeck* dk, const char* section, struct fy_node* k, struct fy_node* v) {
   const char* name = fy_node_get_scalar0(k);
@@ -224,7 +211,7 @@ static int set_option(rdDeck* dk, const char* section, struct fy_node* k, struct
   if (st < 0) {
     return rd_deckRelay(dk, v, st);
   }
-  int idx = option_index(full);
+  int idx = rd_optionIndex(full);
   return idx < 0 ? RD_OK : rd_deckOrigin(dk, v, RD_OBJ_OPTION, idx);
 }
 

@@ -226,6 +226,12 @@ double rd_optionReal(const rdOptions* opt, const char* key) {
 }
 
 
+int rd_optionIndex(const char* key) {
+  const optEntry* e = key ? find(key) : NULL;
+  return e ? (int)(e - table) : -1;
+}
+
+
 const char* rd_optionValueName(const char* key, int value) {
   const optEntry* e = key ? find(key) : NULL;
   if (!e || (e->type != OPT_ENUM && e->type != OPT_BOOL) || value < 0 ||

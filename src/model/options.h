@@ -68,6 +68,10 @@ int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size);
 // numeric value of `key`, NaN if unknown or not numeric
 double rd_optionReal(const rdOptions* opt, const char* key);
 
+// index of option `key` in the table (the order of rd_optionList; option origins in the spec are
+// stored by it), -1 if none
+int rd_optionIndex(const char* key);
+
 // name of value `value` of the enumerated option `key` ("klu" for solver.linear_solver = 1);
 // NULL if the key is unknown or not an enumeration, or the value out of range
 const char* rd_optionValueName(const char* key, int value);
