@@ -68,6 +68,10 @@ void cli_closeSession(cliSession* s);
 // exit code for `status`; `running` != 0 once the time integration has started.
 int cli_fail(const rdContext* ctx, int status, int running);
 
+// The library's warning handler: "rodrigues: warning: MESSAGE" on stderr (a message repeated
+// right after itself is not printed again).
+void cli_warning(const char* message, void* user);
+
 // The exit code for a library status.
 int cli_exitCode(int status, int running);
 

@@ -297,6 +297,7 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
     free(set);
     return cli_fail(NULL, st, 0);
   }
+  rd_setWarningHandler(ctx, cli_warning, NULL);
   st = rd_readDeck(ctx, a->deck, set, a->nset + 2, &spec);
   if (st == RD_OK) {
     st = rd_compile(spec, &model);

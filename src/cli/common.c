@@ -115,12 +115,24 @@ int cli_fail(const rdContext* ctx, int status, int running) {
 }
 
 
+void cli_warning(const char* message, void* user) {
+  // a command that reads the deck once per run (converge) warns once in all
+  static char last[1024];
+  (void)user;
+  if (strncmp(message, last, sizeof(last) - 1)) {
+    fprintf(stderr, "rodrigues: warning: %s\n", message);
+    snprintf(last, sizeof(last), "%s", message);
+  }
+}
+
+
 int cli_openSession(const cliDeckArgs* a, cliSession* s) {
   memset(s, 0, sizeof(*s));
   int st = rd_createContext(&s->ctx, NULL);
   if (st != RD_OK) {
     return cli_fail(NULL, st, 0);
   }
+  rd_setWarningHandler(s->ctx, cli_warning, NULL);
   rdSpec* spec = NULL;
   st = rd_readDeck(s->ctx, a->deck, a->set, a->nset, &spec);
   if (st == RD_OK) {

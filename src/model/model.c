@@ -157,6 +157,7 @@ int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
   if (!rd_modelValid(m)) {
     return RD_ERR_HANDLE;
   }
+  key = rd_optionKey(m->ctx, key, NULL);
   if (rd_optionGet(&m->opt, key, buf, size)) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "unknown option '%s'", key ? key : "(null)");
   }
@@ -165,7 +166,7 @@ int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
 
 
 double rd_getOptionReal(const rdModel* m, const char* key) {
-  return rd_modelValid(m) ? rd_optionReal(&m->opt, key) : NAN;
+  return rd_modelValid(m) ? rd_optionReal(&m->opt, rd_optionKey(m->ctx, key, NULL)) : NAN;
 }
 
 

@@ -927,7 +927,7 @@ int rds_getOption(const rdSpec* s, const char* key, char* buf, int size) {
   if (!spec_valid(s)) {
     return RD_ERR_HANDLE;
   }
-  return rd_optionGet(&s->opt, key, buf, size);
+  return rd_optionGet(&s->opt, rd_optionKey(s->ctx, key, NULL), buf, size);
 }
 
 
