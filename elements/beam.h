@@ -10,20 +10,9 @@
 #define RD_BEAM_H
 
 #include "src/core/core.h"
+#include "src/math/quadrature.h"  // basis and quadrature: GLL nodes, Gauss rules, Lagrange
 
 #define RD_BEAM_MAXNODE 32  // largest order supported (n <= 32 nodes)
-
-// ---------------------------------------------------------------------------------------------
-// basis and quadrature (elements/beam_basis.c); all return RD_OK or RD_ERR_ARG (bad n)
-
-// n >= 2 Gauss-Lobatto-Legendre points of [-1, 1], ascending (ends included)
-int rd_beamGLL(int n, double* xi);
-
-// n >= 1 Gauss-Legendre points and weights of [-1, 1], ascending
-int rd_beamGauss(int n, double* xi, double* w);
-
-// Lagrange basis through the n nodes xn at x: phi[k] and dphi[k] = d phi_k / dx
-void rd_beamLagrange(int n, const double* xn, double x, double* phi, double* dphi);
 
 // ---------------------------------------------------------------------------------------------
 // sections (elements/beam_section.c)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Beam basis: Gauss-Lobatto-Legendre nodes, Gauss-Legendre quadrature, Lagrange polynomials.
+// Quadrature and interpolation on [-1, 1]: Gauss-Lobatto-Legendre nodes, Gauss-Legendre rules,
+// Lagrange polynomials (the beam element's basis, the generated beam nodes of src/model).
+#include "src/math/quadrature.h"
+
 #include <math.h>
 
-#include "elements/beam.h"
+#include "rodrigues/status.h"
 
 #define RD_PI_ 3.14159265358979323846
 
