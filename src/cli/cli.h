@@ -93,4 +93,29 @@ void cli_progressEnd(cliProgress* p);               // erase the bar
 // monotonic wall clock, seconds
 double cli_now(void);
 
+// "DIR/NAME" (one slash between) in a new string (free it), NULL if out of memory
+char* cli_join(const char* dir, const char* name);
+
+// ---------------------------------------------------------------------------------------------
+// the convergence study (cmd_converge.c) and its figures (converge_plot.c)
+
+// one run of the study: a method at a step size
+typedef struct convRun_ {
+  const char* method;
+  double dt;
+  int ok;
+  char why[160];   // failure reason
+  double q[4];     // final orientation
+  double Pi[3];    // final body angular momentum
+  double err_R, err_Pi, order_R, order_Pi;
+  long steps, loads;
+  double wall;
+} convRun;
+
+// DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
+// DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it
+// for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, -1 (said on stderr) if not.
+int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
+                        const char** methods, int nmethod, int nlevel);
+
 #endif  // RD_CLI_H

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -43,19 +42,6 @@ static const char usage[] =
     "\n"
     "A run that fails (e.g. unstable at a large step) is reported as failed and the study\n"
     "goes on. Wall times are those of rd_initialize + rd_advance.\n";
-
-// one method x step size
-typedef struct convRun_ {
-  const char* method;
-  double dt;
-  int ok;
-  char why[160];   // failure reason
-  double q[4];     // final orientation
-  double Pi[3];    // final body angular momentum
-  double err_R, err_Pi, order_R, order_Pi;
-  long steps, loads;
-  double wall;
-} convRun;
 
 typedef struct convArgs_ {
   const char* deck;
@@ -185,77 +171,7 @@ static int parse_step(const char* s, double* x) {
 
 
 // ---------------------------------------------------------------------------------------------
-// linear algebra of the error norms
-
-// largest eigenvalue of the symmetric 3x3 matrix A (cyclic Jacobi; A is overwritten)
-static double sym3_max_eigenvalue(double A[9]) {
-  for (int sweep = 0; sweep < 50; sweep++) {
-    double off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
-    double diag = A[0] * A[0] + A[4] * A[4] + A[8] * A[8];
-    if (off <= 1e-36 * diag || off == 0) {
-      break;
-    }
-    for (int p = 0; p < 2; p++) {
-      for (int r = p + 1; r < 3; r++) {
-        double apr = A[3 * p + r];
-        if (apr == 0) {
-          continue;
-        }
-        // rotation in the (p, r) plane that zeroes A[p][r]
-        double theta = (A[3 * r + r] - A[3 * p + p]) / (2 * apr);
-        double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-        double c = 1 / sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 3; k++) {
-          double akp = A[3 * k + p], akr = A[3 * k + r];
-          A[3 * k + p] = c * akp - s * akr;
-          A[3 * k + r] = s * akp + c * akr;
-        }
-        for (int k = 0; k < 3; k++) {
-          double apk = A[3 * p + k], ark = A[3 * r + k];
-          A[3 * p + k] = c * apk - s * ark;
-          A[3 * r + k] = s * apk + c * ark;
-        }
-      }
-    }
-  }
-  return fmax(A[0], fmax(A[4], A[8]));
-}
-
-
-// spectral norm |A|_2 of a 3x3 matrix: sqrt of the largest eigenvalue of A^T A (scaled first,
-// so that tiny differences neither underflow nor lose digits)
-static double spectral_norm3(const double A[9]) {
-  double s = 0;
-  for (int i = 0; i < 9; i++) {
-    s = fmax(s, fabs(A[i]));
-  }
-  if (s == 0 || !isfinite(s)) {
-    return s;
-  }
-  double B[9], G[9];
-  for (int i = 0; i < 9; i++) {
-    B[i] = A[i] / s;
-  }
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      G[3 * i + j] = B[i] * B[j] + B[3 + i] * B[3 + j] + B[6 + i] * B[6 + j];
-    }
-  }
-  return s * sqrt(fmax(sym3_max_eigenvalue(G), 0));
-}
-
-
-// |R(q) - R(qref)|_2
-static double attitude_error(const double q[4], const double qref[4]) {
-  double R[9], Rr[9], D[9];
-  rdu_quatToMat(R, q);
-  rdu_quatToMat(Rr, qref);
-  for (int i = 0; i < 9; i++) {
-    D[i] = R[i] - Rr[i];
-  }
-  return spectral_norm3(D);
-}
-
+// error norms: the attitude by rdu_quatDistance (|R - R_ref|_2 = 2 sin(theta/2) in closed form)
 
 static double diff_norm3(const double a[3], const double b[3]) {
   double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
@@ -464,17 +380,6 @@ static int make_dirs(const char* dir) {
 }
 
 
-// "DIR/NAME" in a new string
-static char* join(const char* dir, const char* name) {
-  size_t n = strlen(dir);
-  char* p = malloc(n + strlen(name) + 2);
-  if (p) {
-    sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-  }
-  return p;
-}
-
-
 // "out/converge-<base name of deck without .yaml or .yml>"
 static char* default_dir(const char* deck) {
   const char* base = strrchr(deck, '/');
@@ -527,195 +432,6 @@ static int write_csv(const char* path, const convRun* r, int nrun) {
 }
 
 
-// " VALUE" for a plottable (positive) error, " NaN" otherwise
-static void put_plot_value(FILE* f, double x) {
-  if (x > 0 && isfinite(x)) {
-    fprintf(f, " %.6e", x);
-  } else {
-    fputs(" NaN", f);
-  }
-}
-
-
-// write a gnuplot single-quoted string (a quote is doubled)
-static void put_quoted(FILE* f, const char* s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') {
-      fputc('\'', f);
-    }
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
-
-// line colours, distinct enough for a dozen methods
-static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a", "#984ea3",
-                                     "#ff7f00", "#a65628", "#f781bf", "#17becf", "#999999",
-                                     "#bcbd22", "#1f3a93"};
-#define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
-
-
-// 1 if `prog` is an executable file in a directory of PATH
-static int in_path(const char* prog) {
-  const char* path = getenv("PATH");
-  if (!path) {
-    path = "/usr/bin:/bin";
-  }
-  char buf[4096];
-  while (*path) {
-    size_t n = strcspn(path, ":");
-    if (n > 0 && n + strlen(prog) + 2 < sizeof(buf)) {
-      snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
-      if (access(buf, X_OK) == 0) {
-        return 1;
-      }
-    }
-    path += n + (path[n] == ':');
-  }
-  return 0;
-}
-
-
-// DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
-// DIR/convergence.gp; then run gnuplot on it. Returns 0 if the plots were drawn.
-static int plot(const char* dir, const char* deck, const convRun* r, const char** methods,
-                int nmethod, int nlevel) {
-  char* dat = join(dir, "convergence.dat");
-  char* gp = join(dir, "convergence.gp");
-  char* png = join(dir, "convergence.png");
-  char* svg = join(dir, "convergence.svg");
-  int ret = -1;
-  FILE* f = NULL;
-  if (!dat || !gp || !png || !svg) {
-    goto done;
-  }
-  // which methods have something to draw, per panel
-  int nplot = 0;
-  f = fopen(dat, "w");
-  if (!f) {
-    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", dat, strerror(errno));
-    goto done;
-  }
-  const char* drawn[64];
-  for (int m = 0; m < nmethod && nplot < 64; m++) {
-    int any = 0;
-    for (int k = 0; k < nlevel; k++) {
-      const convRun* x = r + m * nlevel + k;
-      any |= x->ok && (x->err_R > 0 || x->err_Pi > 0);
-    }
-    if (!any) {
-      continue;
-    }
-    fprintf(f, "# %s: dt err_R err_Pi\n", methods[m]);
-    for (int k = 0; k < nlevel; k++) {
-      const convRun* x = r + m * nlevel + k;
-      if (x->ok) {
-        // a zero error cannot be drawn on a log scale: leave it out ("NaN" is skipped)
-        fprintf(f, "%.17g", x->dt);
-        put_plot_value(f, x->err_R);
-        put_plot_value(f, x->err_Pi);
-        fputc('\n', f);
-      }
-    }
-    fputs("\n\n", f);
-    drawn[nplot++] = methods[m];
-  }
-  if (fclose(f) != 0) {
-    f = NULL;
-    goto done;
-  }
-  f = NULL;
-  if (nplot == 0) {
-    fprintf(stderr, "rodrigues converge: no successful run to plot\n");
-    goto done;
-  }
-
-  f = fopen(gp, "w");
-  if (!f) {
-    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", gp, strerror(errno));
-    goto done;
-  }
-  const char* base = strrchr(deck, '/');
-  base = base ? base + 1 : deck;
-  fputs("# convergence plot written by rodrigues converge; run: gnuplot convergence.gp\n", f);
-  fputs("set datafile missing 'NaN'\n"
-        "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
-        "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
-        f);
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 0) {
-      fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
-      put_quoted(f, png);
-    } else {
-      fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
-      put_quoted(f, svg);
-    }
-    fputs("\nset multiplot layout 1,2 title ", f);
-    char title[512];
-    snprintf(title, sizeof(title), "%s: convergence at the final time", base);
-    put_quoted(f, title);
-    fputs(" noenhanced\n", f);
-    for (int panel = 0; panel < 2; panel++) {
-      // as in the seeds' figures: body angular momentum on the left, attitude on the right
-      fprintf(f, "set ylabel '%s'\nplot ",
-              panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
-      for (int k = 0; k < nplot; k++) {
-        fputs(k ? ", \\\n     " : "", f);
-        put_quoted(f, dat);
-        fprintf(f, " index %d using 1:%d with linespoints pt %d lw 1.5 lc rgb '%s' title ", k,
-                panel ? 2 : 3, (k % 13) + 1, colors[k % NCOLOR]);
-        put_quoted(f, drawn[k]);
-        fputs(" noenhanced", f);
-      }
-      fputs("\n", f);
-    }
-    fputs("unset multiplot\nset output\n", f);
-  }
-  if (fclose(f) != 0) {
-    f = NULL;
-    goto done;
-  }
-  f = NULL;
-
-  if (!in_path("gnuplot")) {
-    fprintf(stderr, "rodrigues converge: gnuplot not found in PATH: no plots drawn "
-                    "(the script is %s)\n", gp);
-    goto done;
-  }
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "rodrigues converge: cannot start gnuplot: %s\n", strerror(errno));
-    goto done;
-  }
-  if (pid == 0) {
-    char* args[] = {"gnuplot", gp, NULL};
-    execvp("gnuplot", args);
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "rodrigues converge: gnuplot failed on %s\n", gp);
-    goto done;
-  }
-  ret = 0;
-done:
-  if (f) {
-    fclose(f);
-  }
-  free(dat);
-  free(gp);
-  free(png);
-  free(svg);
-  return ret;
-}
-
-
 // ---------------------------------------------------------------------------------------------
 
 #define MAX_ITEMS 64
@@ -750,7 +466,7 @@ int cmd_converge(int argc, char** argv) {
 
   convRun* runs = calloc((size_t)(nmethod * nlevel), sizeof(*runs));
   char* dir = a.outdir ? strdup(a.outdir) : default_dir(a.deck);
-  char* csv = dir ? join(dir, "convergence.csv") : NULL;
+  char* csv = dir ? cli_join(dir, "convergence.csv") : NULL;
   if (!runs || !csv) {
     fprintf(stderr, "rodrigues: out of memory\n");
     code = CLI_OTHER;
@@ -817,7 +533,7 @@ int cmd_converge(int argc, char** argv) {
         goto done;
       }
       if (r->ok) {
-        r->err_R = attitude_error(r->q, qref);
+        r->err_R = rdu_quatDistance(qref, r->q);
         r->err_Pi = diff_norm3(r->Pi, Piref);
         const convRun* p = k > 0 ? r - 1 : NULL;
         if (p && p->ok && p->dt != r->dt) {
@@ -847,7 +563,7 @@ int cmd_converge(int argc, char** argv) {
   printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed,
          dir);
   fflush(stdout);
-  if (plot(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
+  if (cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
     printf(", convergence.png, convergence.svg\n");
   } else {
     printf("\n");

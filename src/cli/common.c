@@ -14,6 +14,16 @@ double cli_now(void) {
 }
 
 
+char* cli_join(const char* dir, const char* name) {
+  size_t n = strlen(dir);
+  char* p = malloc(n + strlen(name) + 2);
+  if (p) {
+    sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+  }
+  return p;
+}
+
+
 static int usage_error(const char* cmd, const char* what, const char* arg) {
   fprintf(stderr, "rodrigues %s: %s%s%s%s\n", cmd, what, arg ? " '" : "", arg ? arg : "",
           arg ? "'" : "");
