@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -56,14 +55,6 @@ typedef struct convArgs_ {
 } convArgs;
 
 
-static int usage_error(const char* what, const char* arg) {
-  fprintf(stderr, "rodrigues converge: %s%s%s%s\n", what, arg ? " '" : "", arg ? arg : "",
-          arg ? "'" : "");
-  fprintf(stderr, "Try 'rodrigues converge --help'.\n");
-  return CLI_USAGE;
-}
-
-
 // the value of option `name` (short form `alt`, may be NULL) at argv[*i], as "--name V" or
 // "--name=V"; NULL if argv[*i] is not that option. *missing is set if the value is absent.
 static const char* option_value(int argc, char** argv, int* i, const char* name, const char* alt,
@@ -97,7 +88,7 @@ static int parse_args(int argc, char** argv, convArgs* a) {
     int missing = 0;
     if (s[0] != '-' || !s[1]) {
       if (a->deck) {
-        return usage_error("more than one deck given:", s);
+        return cli_usageError("converge", "more than one deck given:", s);
       }
       a->deck = s;
     } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
@@ -117,23 +108,23 @@ static int parse_args(int argc, char** argv, convArgs* a) {
       free(a->dts);
       a->dts = strdup(v);
     } else {
-      return usage_error(missing ? "missing the value after" : "unknown option", s);
+      return cli_usageError("converge", missing ? "missing the value after" : "unknown option", s);
     }
   }
   if (a->help) {
     return CLI_OK;
   }
   if (!a->deck) {
-    return usage_error("missing the deck file", NULL);
+    return cli_usageError("converge", "missing the deck file", NULL);
   }
   if (!a->methods || !*a->methods) {
-    return usage_error("missing --methods", NULL);
+    return cli_usageError("converge", "missing --methods", NULL);
   }
   if (!a->dts || !*a->dts) {
-    return usage_error("missing --dt", NULL);
+    return cli_usageError("converge", "missing --dt", NULL);
   }
   if (a->outdir && !*a->outdir) {
-    return usage_error("empty output directory", NULL);
+    return cli_usageError("converge", "empty output directory", NULL);
   }
   return CLI_OK;
 }
@@ -203,25 +194,12 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   set[a->nset] = set_method;
   set[a->nset + 1] = set_dt;
 
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int code = CLI_OK;
-  int st = rd_createContext(&ctx, NULL);
-  if (st != RD_OK) {
-    free(set);
-    return cli_fail(NULL, st, 0);
-  }
-  rd_setWarningHandler(ctx, cli_warning, NULL);
-  st = rd_readDeck(ctx, a->deck, set, a->nset + 2, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st != RD_OK) {
-    // an unknown method name is the user's typo; anything else is the deck's fault: both fatal
-    code = cli_fail(ctx, st, 0);
+  // an unknown method name is the user's typo; anything else is the deck's fault: both fatal
+  cliSession s;
+  int code = cli_loadModel(a->deck, set, a->nset + 2, &s);
+  const rdModel* model = s.model;
+  int st = RD_OK;
+  if (code != CLI_OK) {
     goto done;
   }
   int node = 0;
@@ -237,7 +215,8 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   }
 
   double wall0 = cli_now();
-  st = rd_createData(model, &data);
+  st = rd_createData(model, &s.data);
+  rdData* data = s.data;
   if (st == RD_OK) {
     st = rd_initialize(model, data);
   }
@@ -259,7 +238,7 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
     st = rd_getBodyMomentum(model, data, node, r->Pi);
   }
   if (st != RD_OK) {
-    const char* msg = rd_lastError(ctx);
+    const char* msg = rd_lastError(s.ctx);
     snprintf(r->why, sizeof(r->why), "%s", msg && *msg ? msg : rd_statusString(st));
     goto done;
   }
@@ -276,9 +255,7 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   }
   r->ok = 1;
 done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
+  cli_closeSession(&s);
   free(set);
   return code;
 }
@@ -350,54 +327,6 @@ static int read_reference_file(const char* path, double q[4], double Pi[3]) {
 // ---------------------------------------------------------------------------------------------
 // output
 
-// create `path` and its missing parents
-static int make_dirs(const char* dir) {
-  char* path = strdup(dir);
-  if (!path) {
-    return -1;
-  }
-  size_t n = strlen(path);
-  for (size_t i = 1; i <= n; i++) {
-    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
-      continue;
-    }
-    char c = path[i];
-    path[i] = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
-      free(path);
-      return -1;
-    }
-    path[i] = c;
-  }
-  struct stat sb;
-  int ok = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-  if (!ok) {
-    fprintf(stderr, "rodrigues: cannot create directory '%s'\n", path);
-  }
-  free(path);
-  return ok ? 0 : -1;
-}
-
-
-// "out/converge-<base name of deck without .yaml or .yml>"
-static char* default_dir(const char* deck) {
-  const char* base = strrchr(deck, '/');
-  base = base ? base + 1 : deck;
-  size_t n = strlen(base);
-  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
-    n -= 5;
-  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
-    n -= 4;
-  }
-  char* out = malloc(n + sizeof("out/converge-"));
-  if (out) {
-    sprintf(out, "out/converge-%.*s", (int)n, base);
-  }
-  return out;
-}
-
-
 static void put_number(FILE* f, double x) {
   if (isnan(x)) {
     fputs(",nan", f);
@@ -454,18 +383,18 @@ int cmd_converge(int argc, char** argv) {
   int nlevel = split_list(a.dts, dtext, MAX_ITEMS);
   if (nmethod == 0 || nmethod > MAX_ITEMS || nlevel == 0 || nlevel > MAX_ITEMS) {
     free_args(&a);
-    return usage_error("--methods and --dt need 1 to 64 items each", NULL);
+    return cli_usageError("converge", "--methods and --dt need 1 to 64 items each", NULL);
   }
   for (int k = 0; k < nlevel; k++) {
     if (!parse_step(dtext[k], dts + k)) {
-      code = usage_error("--dt: not a step size > 0:", dtext[k]);
+      code = cli_usageError("converge", "--dt: not a step size > 0:", dtext[k]);
       free_args(&a);
       return code;
     }
   }
 
   convRun* runs = calloc((size_t)(nmethod * nlevel), sizeof(*runs));
-  char* dir = a.outdir ? strdup(a.outdir) : default_dir(a.deck);
+  char* dir = cli_outputDir(a.deck, a.outdir, "converge-");
   char* csv = dir ? cli_join(dir, "convergence.csv") : NULL;
   if (!runs || !csv) {
     fprintf(stderr, "rodrigues: out of memory\n");
@@ -489,7 +418,8 @@ int cmd_converge(int argc, char** argv) {
     if (a.reference) {
       size_t n = (size_t)(colon - a.reference);
       if (n == 0 || n >= sizeof(refmethod) || !parse_step(colon + 1, &refdt)) {
-        code = usage_error("--reference: expected METHOD:DT or a file, got", a.reference);
+        code = cli_usageError("converge", "--reference: expected METHOD:DT or a file, got",
+                              a.reference);
         goto done;
       }
       memcpy(refmethod, a.reference, n);
@@ -556,7 +486,7 @@ int cmd_converge(int argc, char** argv) {
     }
   }
 
-  if (make_dirs(dir) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
+  if (cli_makeDirs(dir, NULL) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
     code = CLI_IO;
     goto done;
   }
