@@ -79,7 +79,7 @@ static void frame_names(rdVtk* v, int k) {
 // neighbouring points, extrapolated beyond the first and last
 static void node_weights(const rdBeam* b, int* g0, double* tw) {
   int n = rd_beamNodes(b), nq = rd_beamQuadPoints(b);
-  double xn[RD_BEAM_MAXNODE];
+  double xn[RD_BEAM_MAX_NODES];
   rd_beamGLL(n, xn);
   for (int k = 0; k < n; k++) {
     if (nq == 1) {
