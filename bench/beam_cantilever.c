@@ -6,7 +6,7 @@
 //
 // 1. Cantilevers of E elements of P nodes (default 5: order 4, 6 DOFs per node) from about 10^2
 //    to 10^5 DOFs (--max-dofs, default 10^5): L = 10 along x, the composite section of
-//    benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force 150 (1 - cos 20t) / 2 along
+//    docs/benchmarks.md B3, clamped at x = 0 by a fixed joint, tip force 150 (1 - cos 20t)/2 along
 //    z; generalized-alpha, rho_inf = 0, h = 0.005 (as B3's dynamic case, whose sudden load would
 //    excite modes of the small elements that h does not resolve). For each linear solver (klu,
 //    umfpack; dense up to 1000 DOFs; --solver: one only): median microseconds per step over the
@@ -49,15 +49,7 @@
 #include "solver/pattern.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
-
-// benchmarks.md B3
-static const double B3_K[36] = {1368.17e3, 0, 0, 0, 0, 0,
-                                 0, 88.56e3, 0, 0, 0, 0,
-                                 0, 0, 38.78e3, 0, 0, 0,
-                                 0, 0, 0, 16.96e3, 17.61e3, -0.351e3,
-                                 0, 0, 0, 17.61e3, 59.12e3, -0.370e3,
-                                 0, 0, 0, -0.351e3, -0.370e3, 141.47e3};
-static const double B3_M[6] = {8.538e-2, 8.538e-2, 8.538e-2, 1.4433e-2, 0.40972e-2, 1.0336e-2};
+#include "tests/support/models.h"
 
 typedef struct {
   const char* linsol;
@@ -68,53 +60,23 @@ static int g_nodes = 5;
 static int g_quick = 0;     // --quick: fewer phase samples, dense only on the smallest
 static int g_failures = 0;  // runs that failed, thread results that differ: the exit status
 
-// E elements of P nodes along x, nodes at the GLL points of each element
+// E elements of P nodes along x, nodes at the GLL points of each element; the section of
+// docs/benchmarks.md B3, clamped at x = 0
 static rdSpec* cantilever(rdContext* ctx, int E, int P, const setup* su) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s)) {
     return NULL;
   }
-  double xi[RD_BEAM_MAXNODE], M[36] = {0};
-  rd_beamGLL(P, xi);
-  for (int i = 0; i < 6; i++) {
-    M[7 * i] = B3_M[i];
-  }
-  const double L = 10, h = L / E;
+  double M[36];
+  model_diag6(M, model_b3Mass);
   int nn = E * (P - 1) + 1;
   int* node = malloc(sizeof(int) * (size_t)nn);
-  char name[32];
-  for (int k = 0; k < nn; k++) {
-    int e = k / (P - 1), j = k % (P - 1);
-    if (e == E) {
-      e = E - 1;
-      j = P - 1;
-    }
-    rdNodeDef n = rd_defaultNodeDef();
-    snprintf(name, sizeof(name), "n%d", k);
-    n.name = name;
-    n.position[0] = h * e + 0.5 * h * (xi[j] + 1);
-    node[k] = rds_addNode(s, &n);
+  if (!node || model_addGllBeams(s, E, P, 10, model_b3Stiffness, M, "b", node)) {
+    free(node);
+    rd_destroySpec(&s);
+    return NULL;
   }
-  double station = 0;
-  for (int e = 0; e < E; e++) {
-    rdBeamDef b = rd_defaultBeamDef();
-    snprintf(name, sizeof(name), "b%d", e);
-    b.name = name;
-    b.nnode = P;
-    b.nodes = node + e * (P - 1);
-    b.nstation = 1;
-    b.station = &station;
-    b.stiffness = B3_K;
-    b.mass = M;
-    b.span[0] = (double)e / E;
-    b.span[1] = (double)(e + 1) / E;
-    rds_addBeam(s, &b);
-  }
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "root";
-  j.type = RD_JOINT_FIXED;
-  j.node[0] = node[0];
-  rds_addJoint(s, &j);
+  model_addClamp(s, node[0]);
   // a smooth onset: a sudden load excites the axial and shear modes of the small elements, which
   // h = 0.005 does not resolve, and Newton then needs more iterations (and step cuts) on finer
   // meshes, which would hide the cost per iteration

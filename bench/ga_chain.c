@@ -4,7 +4,7 @@
 // usage: ga_chain [--repeat R] [--nmax N] [--atol A] [--rtol R] [--top-only] [--chain-only]
 //                 [--horizontal] [--solver NAME] [--nmin N] [--newton full|modified]
 //
-// 1. Heavy top (benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
+// 1. Heavy top (docs/benchmarks.md A6), dt = 2e-4, rho_inf = 0.9, t = 0 ... 2 (10^4 steps), for
 //    klu (full and modified Newton), umfpack and dense: median microseconds per step over R
 //    runs (default 5), Newton iterations and factorizations per step (rdStats).
 // 2. A chain of N rigid bodies (unit rods) joined by revolute joints (axis y), the first to the
@@ -29,7 +29,7 @@
 
 #include "bench_phases.h"
 #include "src/model/data_impl.h"
-#include "tests/ga_models.h"
+#include "tests/support/models.h"
 #include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
 
@@ -57,9 +57,9 @@ static void common_options(rdSpec* s, double h, const backend* b) {
 }
 
 
-// benchmarks.md A6 (tests/ga_models.h) with the bench's options
+// docs/benchmarks.md A6 (tests/ga_models.h) with the bench's options
 static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
-  rdSpec* s = ga_heavyTopModel(ctx);
+  rdSpec* s = model_heavyTop(ctx, 0);
   if (s) {
     common_options(s, 2e-4, b);
   }
@@ -77,7 +77,7 @@ static int g_horizontal = 0;
 
 
 static rdSpec* chain(rdContext* ctx, int N, const backend* b) {
-  rdSpec* s = ga_chainModel(ctx, N, g_horizontal);
+  rdSpec* s = model_chain(ctx, N, g_horizontal);
   if (s) {
     common_options(s, 1e-3, b);
   }
@@ -114,15 +114,13 @@ static result run(rdContext* ctx, rdSpec* (*make)(rdContext*, int, const backend
     rdSpec* s = make(ctx, N, b);
     rdModel* m = NULL;
     rdData* d = NULL;
-    if (!s || rd_compile(s, &m) || rd_createData(m, &d) || rd_initialize(m, d)) {
+    if (model_make(s, &m, &d)) {
       printf("# setup failed: %s\n", rd_lastError(ctx));
-      rd_destroySpec(&s);
       rd_destroyData(&d);
       rd_destroyModel(&m);
       free(t);
       return r;
     }
-    rd_destroySpec(&s);
     double t0 = bench_now();
     int st = RD_OK;
     for (int i = 0; i < nstep && st == RD_OK; i++) {

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tests/lattice_model.h"
+#include "tests/support/models.h"
 
 static double now(void) {
   struct timespec ts;
@@ -37,16 +37,13 @@ static double g_damping = 0;
 static int run(int n, const char* linsol, int nsteps, double* per_step, rdStats* st) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = lattice_spec(ctx, n, n, n, 0.3, g_damping);
+  rdSpec* s = model_lattice(ctx, n, n, n, 0.3, g_damping);
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOption(s, "solver.linear_solver", linsol);
   rds_setOptionReal(s, "solver.time_step", 1e-2);
   rdModel* m = NULL;
   rdData* d = NULL;
-  int err = rd_compile(s, &m);
-  rd_destroySpec(&s);
-  err = err ? err : rd_createData(m, &d);
-  err = err ? err : rd_initialize(m, d);
+  int err = model_make(s, &m, &d);
   double t0 = now();
   for (int k = 0; !err && k < nsteps; k++) {
     err = rd_step(m, d, 1e-2);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Independent reference states of seed 003's rigid-body problems (GSL rk8pd on quaternions).
+// Independent reference states of the rigid-body problems of Krysl & Endres 2005 §3 (GSL
+// rk8pd on quaternions; the paper: tests/support/rigid_models.h).
 //
 // usage: rigid_reference MODEL [--deck FILE] [--tend T] [--tol TOL]
 //
@@ -7,11 +8,11 @@
 // Runge-Kutta-Prince-Dormand 8(9) (rtol = atol = TOL, default 1e-13) and prints the state at
 // the final time as one line "qw qx qy qz Pix Piy Piz" (Pi = J Omega, the body angular
 // momentum), preceded by '#' comments -- the FILE format of `rodrigues converge --reference`.
-// The model data are in rigid_models.h, not taken from the library. With --deck the deck's
-// final time is used and its initial state (rotation, body angular velocity and momentum,
-// kinetic energy, and the potential where the table knows it) is checked against the table
-// through the public API: a mismatch is an error, so the reference cannot silently drift away
-// from the deck.
+// The model data are in tests/support/rigid_models.h, not taken from the library. With --deck
+// the deck's final time is used and its initial state (rotation, body angular velocity and
+// momentum, kinetic energy, and the potential where the table knows it) is checked against the
+// table through the public API: a mismatch is an error, so the reference cannot silently drift
+// away from the deck.
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
@@ -19,18 +20,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rigid_models.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/rigid_models.h"
 
 static int rhs(double t, const double y[], double dydt[], void* params) {
-  rigid_rhs(params, t, y, dydt);
+  ref_rhs(params, t, y, dydt);
   return GSL_SUCCESS;
 }
 
 
 // integrate model m from 0 to tend; y receives the final state; returns 0 on success
 static int integrate(const rigidModel* m, double tend, double tol, double y[7], long* nsteps) {
-  gsl_odeiv2_system sys = {rhs, NULL, 7, (void*)m};
+  gsl_odeiv2_system sys = {rhs, NULL, 7, (void*)&m->ode};
   gsl_odeiv2_driver* d = gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-4, tol, tol);
   if (!d) {
     return -1;
@@ -45,90 +46,6 @@ static int integrate(const rigidModel* m, double tend, double tol, double y[7], 
     y[i] /= n;
   }
   return st == GSL_SUCCESS ? 0 : -1;
-}
-
-
-static int fail(rdContext* ctx, int st, const char* what) {
-  fprintf(stderr, "rigid_reference: %s: %s\n", what, *rd_lastError(ctx) ? rd_lastError(ctx)
-                                                                       : rd_statusString(st));
-  return -1;
-}
-
-
-// compare the deck's initial state with the table; *tend receives its final time.
-// Returns 0 if they agree, -1 otherwise (message printed).
-static int check_deck(const rigidModel* m, const char* path, double* tend) {
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int ret = -1;
-  int st = rd_createContext(&ctx, NULL);
-  if (st != RD_OK) {
-    fprintf(stderr, "rigid_reference: no context\n");
-    return -1;
-  }
-  st = rd_readDeck(ctx, path, NULL, 0, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st != RD_OK) {
-    fail(ctx, st, path);
-    goto done;
-  }
-  *tend = rd_getOptionReal(model, "solver.final_time") - rd_getOptionReal(model, "solver.start_time");
-  st = rd_createData(model, &data);
-  if (st != RD_OK) {
-    fail(ctx, st, path);
-    goto done;
-  }
-  int node = rd_outputNode(model, 0);
-  if (node < 0) {
-    node = 0;
-  }
-  double q[4], W[3], Pi[3], ke, pe;
-  if (rd_getNodeState(model, data, node, NULL, q, NULL, NULL, W) != RD_OK ||
-      rd_getBodyMomentum(model, data, node, Pi) != RD_OK ||
-      rd_getEnergy(model, data, &ke, &pe) != RD_OK) {
-    fail(ctx, RD_ERR_ARG, path);
-    goto done;
-  }
-  double y[7];
-  rigid_initialState(m, y);
-  double eR = rigid_attitudeError(q, y);
-  double eW = 0, eP = 0, P2 = 0, ke_ref = 0;
-  for (int i = 0; i < 3; i++) {
-    double P = m->J[i] * y[4 + i];
-    eW = fmax(eW, fabs(W[i] - y[4 + i]));
-    eP = fmax(eP, fabs(Pi[i] - P));
-    P2 += P * P;
-    ke_ref += 0.5 * P * y[4 + i];
-  }
-  // the potential (tops: m g l R33, checks the gravity that stands for the seed's torque)
-  double pe_ref = pe;
-  if (m->potential) {
-    double R[9];
-    ref_quatToMat(R, y);
-    pe_ref = m->potential(R);
-  }
-  double tol = 1e-9;
-  double pscale = sqrt(P2) > 1 ? sqrt(P2) : 1;
-  if (eR > tol || eW > tol * pscale || eP > tol * pscale || fabs(ke - ke_ref) > tol * (1 + ke_ref) ||
-      fabs(pe - pe_ref) > tol * (1 + fabs(pe_ref))) {
-    fprintf(stderr,
-            "rigid_reference: %s does not match the '%s' model of rigid_models.h:\n"
-            "  |R0 - R0_table| = %.3g, max |W0 - W0_table| = %.3g, max |Pi0 - Pi0_table| = %.3g,"
-            " kinetic energy %.17g vs %.17g, potential %.17g vs %.17g\n",
-            path, m->name, eR, eW, eP, ke, ke_ref, pe, pe_ref);
-    goto done;
-  }
-  ret = 0;
-done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
-  return ret;
 }
 
 
@@ -170,7 +87,7 @@ int main(int argc, char** argv) {
   }
   if (deck) {
     double deck_tend;
-    if (check_deck(m, deck, &deck_tend) != 0) {
+    if (rigid_checkDeck(m, deck, NULL, 0, &deck_tend, "rigid_reference") != 0) {
       return 1;
     }
     if (!tend_given) {
@@ -193,9 +110,9 @@ int main(int argc, char** argv) {
   printf("# rigid_reference %s: GSL rk8pd, rtol = atol = %g, t = %.17g, %ld steps\n", m->name,
          tol, tend, n);
   printf("# difference to rtol = atol = %g: |R| %.3g, |Pi| %.3g\n", 100 * tol,
-         rigid_attitudeError(y, y2), rigid_momentumError(m, y + 4, y2 + 4));
+         ref_attitudeError(y, y2), ref_momentumError(m->ode.J, y + 4, y2 + 4));
   printf("# qw qx qy qz Pix Piy Piz\n");
-  printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", y[0], y[1], y[2], y[3], m->J[0] * y[4],
-         m->J[1] * y[5], m->J[2] * y[6]);
+  printf("%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", y[0], y[1], y[2], y[3], m->ode.J[0] * y[4],
+         m->ode.J[1] * y[5], m->ode.J[2] * y[6]);
   return 0;
 }

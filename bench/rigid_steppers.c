@@ -15,8 +15,8 @@
 //    otherwise. For each: error in R and in Pi, torque evaluations, wall time.
 // 3. Interpolated cost (log-log) to reach a given attitude error, and ratios to RK4 and rk8pd,
 //    all from this one run.
-// The ODE data of the top are rigid_models.h (seed 003 §3.4); the deck's initial state is
-// checked against them.
+// The ODE data of the top are tests/support/rigid_models.h (Krysl & Endres 2005, §3.4); the
+// deck's initial state is checked against them.
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_odeiv2.h>
 #include <math.h>
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "rigid_models.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/rigid_models.h"
 
 #define TEND 10.0
 #define MAXPTS 16
@@ -128,10 +128,10 @@ static int run_library(const char* deck, const char* method, double h, wpPoint* 
   rd_getStats(data, &stats);
   p->steps = stats.steps;
   p->loads = stats.load_evaluations;
-  p->eR = rigid_attitudeError(q, yref);
+  p->eR = ref_attitudeError(q, yref);
   double d = 0;
   for (int i = 0; i < 3; i++) {
-    double e = Pi[i] - top->J[i] * yref[4 + i];
+    double e = Pi[i] - top->ode.J[i] * yref[4 + i];
     d += e * e;
   }
   p->ePi = sqrt(d);
@@ -145,49 +145,6 @@ done:
 }
 
 
-// 0 if the deck's initial state is the table's (prints why not otherwise)
-static int check_deck(const char* deck) {
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int ret = -1;
-  rd_createContext(&ctx, NULL);
-  const char* set[] = {"solver.method=nmb"};
-  int st = rd_readDeck(ctx, deck, set, 1, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st == RD_OK) {
-    st = rd_createData(model, &data);
-  }
-  if (st != RD_OK) {
-    fprintf(stderr, "rigid_steppers: %s: %s\n", deck, rd_lastError(ctx));
-    goto done;
-  }
-  int node = rd_outputNode(model, 0) >= 0 ? rd_outputNode(model, 0) : 0;
-  double q[4], Pi[3], y[7];
-  rd_getNodeState(model, data, node, NULL, q, NULL, NULL, NULL);
-  rd_getBodyMomentum(model, data, node, Pi);
-  rigid_initialState(top, y);
-  double e = rigid_attitudeError(q, y);
-  for (int i = 0; i < 3; i++) {
-    e = fmax(e, fabs(Pi[i] - top->J[i] * y[4 + i]) / 50);
-  }
-  if (e > 1e-9) {
-    fprintf(stderr, "rigid_steppers: %s is not the fast top of rigid_models.h (diff %.3g)\n",
-            deck, e);
-    goto done;
-  }
-  ret = 0;
-done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
-  return ret;
-}
-
 // ---------------------------------------------------------------------------------------------
 // general-purpose integrators
 
@@ -195,14 +152,14 @@ static long rhs_calls;
 
 static int gsl_rhs(double t, const double y[], double dydt[], void* params) {
   rhs_calls++;
-  rigid_rhs(params, t, y, dydt);
+  ref_rhs(params, t, y, dydt);
   return GSL_SUCCESS;
 }
 
 
 static void fill_errors(wpPoint* p, double y[7]) {
-  p->eR = rigid_attitudeError(y, yref);
-  p->ePi = rigid_momentumError(top, y + 4, yref + 4);
+  p->eR = ref_attitudeError(y, yref);
+  p->ePi = ref_momentumError(top->ode.J, y + 4, yref + 4);
   p->ok = isfinite(p->eR) && isfinite(p->ePi);
 }
 
@@ -210,7 +167,7 @@ static void fill_errors(wpPoint* p, double y[7]) {
 // GSL rk4 with n fixed steps (h = TEND/n), or rk8pd adaptive at tolerance tol (fixed == 0).
 // Fixed steps: a huge tolerance, or the driver's control rejects steps it deems too inaccurate
 static void run_gsl(int fixed, double h_or_tol, wpPoint* p, double yend[7]) {
-  gsl_odeiv2_system sys = {gsl_rhs, NULL, 7, (void*)top};
+  gsl_odeiv2_system sys = {gsl_rhs, NULL, 7, (void*)&top->ode};
   gsl_odeiv2_driver* d =
       fixed ? gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk4, h_or_tol, 1e300, 0)
             : gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3, h_or_tol,
@@ -249,19 +206,19 @@ static void run_rk4_loop(double h, wpPoint* p) {
   long calls = 0;
   double t = 0, t0 = now();
   for (long s = 0; s < n; s++) {
-    rigid_rhs(top, t, y, k1);
+    ref_rhs(&top->ode, t, y, k1);
     for (int i = 0; i < 7; i++) {
       yt[i] = y[i] + 0.5 * h * k1[i];
     }
-    rigid_rhs(top, t + 0.5 * h, yt, k2);
+    ref_rhs(&top->ode, t + 0.5 * h, yt, k2);
     for (int i = 0; i < 7; i++) {
       yt[i] = y[i] + 0.5 * h * k2[i];
     }
-    rigid_rhs(top, t + 0.5 * h, yt, k3);
+    ref_rhs(&top->ode, t + 0.5 * h, yt, k3);
     for (int i = 0; i < 7; i++) {
       yt[i] = y[i] + h * k3[i];
     }
-    rigid_rhs(top, t + h, yt, k4);
+    ref_rhs(&top->ode, t + h, yt, k4);
     calls += 4;
     for (int i = 0; i < 7; i++) {
       y[i] += h / 6 * (k1[i] + 2 * k2[i] + 2 * k3[i] + k4[i]);
@@ -496,7 +453,8 @@ int main(int argc, char** argv) {
            p.steps, 1e9 * p.wall / (double)p.steps, p.eR, p.ePi);
     return 0;
   }
-  if (check_deck(deck) != 0) {
+  static const char* const nmb[] = {"solver.method=nmb"};
+  if (rigid_checkDeck(top, deck, nmb, 1, NULL, "rigid_steppers") != 0) {
     return 1;
   }
   return run_all(deck, repeat, dt, quick);

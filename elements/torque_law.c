@@ -7,9 +7,7 @@
 #include "rodrigues/liegroup.h"
 #include "src/core/core.h"
 
-// spatial torque of the coulomb potential with soft wall (P. Krysl, L. Endres, "Explicit
-// Newmark/Verlet algorithm for time integration of the rotational dynamics of rigid bodies",
-// IJNME 62(15), 2005, section 3.6):
+// spatial torque of the coulomb potential with soft wall (Krysl & Endres 2005, §3.6):
 // (-(a + R33)^-2 + c (a + R33)^-11) (-R23, R13, 0)
 static void coulomb_wall(double torque[3], const double R[9], double a, double c) {
   double s = a + R[8];

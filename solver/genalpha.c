@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Lie-group generalized-alpha (Algorithm 1 of seed 004) with R_{n+1} = R_n exp(h dq_rot).
+// Lie-group generalized-alpha (Algorithm 1 of Bruls, Cardona & Arnold, Mech. Mach. Theory 48,
+// 2012, as summarized in Kynema's documentation) with R_{n+1} = R_n exp(h dq_rot).
 #include "solver/genalpha.h"
 
 #include <math.h>

@@ -115,7 +115,7 @@ static void singular_message(const rdModel* m, int col, char* buf, int size) {
 
 // Scale for the constraint blocks: the mean size of the stiffness diagonal. K can be 1e11
 // (steel beams) while B is O(1); unscaled, [K B^T; B 0] is then singular to working precision
-// (the twisted cantilever of benchmarks.md B4 failed). The system solved is
+// (the twisted cantilever of docs/benchmarks.md B4 failed). The system solved is
 // [K sB^T; sB 0] [dx; dl/s] = [-r; -s phi].
 static double constraint_scale(const rdModel* m, const double* Ax) {
   const rdPattern* P = m->pattern;

@@ -5,8 +5,9 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "fail_alloc.h"
-#include "test_macros.h"
+#include "tests/support/fail_alloc.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 
 
@@ -20,20 +21,12 @@ static int build_spec(rdContext* ctx, rdSpec** out, const char* method) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "body";
   n.angular_velocity[2] = 1;
-  int body = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "b";
-  b.node = body;
-  b.mass = 2;
-  b.inertia[0] = 1;
-  b.inertia[4] = 2;
-  b.inertia[8] = 3;
-  int e = body < 0 ? body : rds_addRigidBody(s, &b);
+  int body = model_addRigidBody(s, &n, "b", 2, (double[3]){1, 2, 3}, NULL);
   rdTimeFnDef f = rd_defaultTimeFnDef();
   f.name = "ramp";
   f.type = RD_TIMEFN_EXPRESSION;
   f.expression = "t < 1 ? t : 1";
-  int fn = e < 0 ? e : rds_addTimeFn(s, &f);
+  int fn = body < 0 ? body : rds_addTimeFn(s, &f);
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "push";
   l.node = body;
@@ -405,14 +398,15 @@ static void test_step_late_time(void) {
 }
 
 
-int main(void) {
-  test_status_strings();
-  test_name_spaces();
-  test_null_handles();
-  test_spec_errors();
-  test_inertia_checks();
-  test_lifecycle();
-  test_step_late_time();
-  test_alloc_failures();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_status_strings());
+  TEST_CASE(test_name_spaces());
+  TEST_CASE(test_null_handles());
+  TEST_CASE(test_spec_errors());
+  TEST_CASE(test_inertia_checks());
+  TEST_CASE(test_lifecycle());
+  TEST_CASE(test_step_late_time());
+  TEST_CASE(test_alloc_failures());
   return TEST_SUMMARY();
 }

@@ -10,19 +10,10 @@
 #include "rodrigues/liegroup.h"
 #include "rodrigues/rodrigues.h"
 #include "src/model/spec_impl.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
-
-static const double KROLL[6] = {1770e3, 1770e3, 1770e3, 8.16e3, 86.9e3, 215e3};
-
-static void diag6(double A[36], const double d[6]) {
-  memset(A, 0, 36 * sizeof(double));
-  for (int i = 0; i < 6; i++) {
-    A[7 * i] = d[i];
-  }
-}
-
 
 static void cross(double c[3], const double a[3], const double b[3]) {
   c[0] = a[1] * b[2] - a[2] * b[1];
@@ -96,7 +87,7 @@ static void test_rigid_rotation(void) {
       M[6 * (3 + i) + 3 + j] = J[3 * i + j];
     }
   }
-  diag6(K, KROLL);
+  model_diag6(K, model_b1Stiffness);
   double Q[4] = {cos(0.6), sin(0.6) * 0.48, sin(0.6) * 0.6, sin(0.6) * 0.64};
   double w[3] = {0.7, -1.3, 2.1};
   int nodes[RD_BEAM_MAX_NODES];
@@ -143,7 +134,7 @@ static void test_rigid_rotation(void) {
            "momentum error %.2e, angular %.2e\n", ke, ke_ex, fabs(ke - ke_ex) / ke_ex, pe, ep,
            eL);
     CHECK_NEAR(ke / ke_ex, 1, 1e-12);
-    CHECK(fabs(pe) < 1e-18 * KROLL[0] * L || fabs(pe) < 1e-12);
+    CHECK(fabs(pe) < 1e-18 * model_b1Stiffness[0] * L || fabs(pe) < 1e-12);
     CHECK(ep < 1e-12 * m * L * L);
     CHECK(eL < 1e-12 * m * L * L * L);
   }
@@ -170,16 +161,12 @@ static void test_static_work(void) {
   rds_setOptionReal(s, "solver.rtol", 1e-15);
   double K[36], M[36];
   const double ones[6] = {1, 1, 1, 1, 1, 1};
-  diag6(K, KROLL);
-  diag6(M, ones);
+  model_diag6(K, model_b1Stiffness);
+  model_diag6(M, ones);
   double Q[4] = {1, 0, 0, 0};
   int nodes[RD_BEAM_MAX_NODES], n = 6;
   beam_spec(s, n, 10, K, M, Q, NULL, 0, nodes);  // V = 0: at rest
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "root";
-  j.type = RD_JOINT_FIXED;
-  j.node[0] = nodes[0];
-  CHECK(rds_addJoint(s, &j) == 0);
+  CHECK(model_addClamp(s, nodes[0]) == 0);
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "tip";
   l.node = nodes[n - 1];
@@ -228,8 +215,8 @@ static double vibration_drift(double h, double tend, double* e0, double* dp) {
   rds_setOptionReal(s, "solver.rtol", 1e-12);
   double K[36], M[36];
   const double mass[6] = {1, 1, 1, 0.2, 0.1, 0.1};
-  diag6(K, KROLL);
-  diag6(M, mass);
+  model_diag6(K, model_b1Stiffness);
+  model_diag6(M, mass);
   double Q[4] = {1, 0, 0, 0};
   int nodes[RD_BEAM_MAX_NODES];
   beam_spec(s, 5, 10, K, M, Q, NULL, 20, nodes);
@@ -286,9 +273,10 @@ static void test_free_vibration(void) {
 }
 
 
-int main(void) {
-  test_rigid_rotation();
-  test_static_work();
-  test_free_vibration();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_rigid_rotation());
+  TEST_CASE(test_static_work());
+  TEST_CASE(test_free_vibration());
   return TEST_SUMMARY();
 }

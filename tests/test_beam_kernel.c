@@ -8,8 +8,9 @@
 
 #include "elements/beam.h"
 #include "rodrigues/liegroup.h"
-#include "test_macros.h"
 #include "src/math/vec3.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
 #define RND() (2.0 * rand() / RAND_MAX - 1)
@@ -678,12 +679,9 @@ static void roll_each(int st, const double* q, void* user) {
 }
 
 static void test_rollup(FILE* table) {
-  double K[36] = {0};
-  double d[6] = {1770e3, 1770e3, 1770e3, 8.16e3, 86.9e3, 215e3};
-  for (int i = 0; i < 6; i++) {
-    K[7 * i] = d[i];
-  }
-  double L = 10, EI = 86.9e3, Mtot = 2 * PI * EI / L;
+  double K[36];
+  model_diag6(K, model_b1Stiffness);
+  double L = 10, EI = model_b1Stiffness[4], Mtot = 2 * PI * EI / L;
   double Mtip[3] = {0, -Mtot, 0}, F0[3] = {0, 0, 0};
   printf("B1 roll-up (one element, tip moment -2 pi EI/L about y, 4 load steps):\n");
   if (table) {
@@ -721,18 +719,10 @@ static void test_rollup(FILE* table) {
 }
 
 static void test_composite(FILE* table) {
-  double K[36] = {1368.17e3, 0, 0, 0, 0, 0,
-                  0, 88.56e3, 0, 0, 0, 0,
-                  0, 0, 38.78e3, 0, 0, 0,
-                  0, 0, 0, 16.96e3, 17.61e3, -0.351e3,
-                  0, 0, 0, 17.61e3, 59.12e3, -0.370e3,
-                  0, 0, 0, -0.351e3, -0.370e3, 141.47e3};
-  double M[36] = {0};
-  double md[6] = {8.538e-2, 8.538e-2, 8.538e-2, 1.4433e-2, 0.40972e-2, 1.0336e-2};
-  for (int i = 0; i < 6; i++) {
-    M[7 * i] = md[i];
-  }
-  static const double ex[3] = {-0.090272662756563, -0.064748848625903, 1.229736482923724};
+  const double* K = model_b3Stiffness;
+  double M[36];
+  model_diag6(M, model_b3Mass);
+  const double* ex = model_b3StaticTip;
   double F[3] = {0, 0, 150}, M0[3] = {0, 0, 0};
   printf("B3 composite cantilever, tip force 150 along z:\n");
   if (table) {
@@ -873,20 +863,22 @@ static void test_sum(void) {
 }
 
 
+// optional argument: a file for the roll-up and composite tables (Markdown)
 int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rd_createContext(&ctx, NULL);
   rd_setErrorHandler(ctx, NULL, NULL);
   FILE* table = argc > 1 ? fopen(argv[1], "w") : NULL;
-  test_basis();
-  test_errors();
-  test_objectivity();
-  test_field_agree();
-  test_virtual_order();
-  test_patch();
-  test_tangents();
-  test_sum();
-  test_rollup(table);
-  test_composite(table);
+  TEST_CASE(test_basis());
+  TEST_CASE(test_errors());
+  TEST_CASE(test_objectivity());
+  TEST_CASE(test_field_agree());
+  TEST_CASE(test_virtual_order());
+  TEST_CASE(test_patch());
+  TEST_CASE(test_tangents());
+  TEST_CASE(test_sum());
+  TEST_CASE(test_rollup(table));
+  TEST_CASE(test_composite(table));
   if (table) {
     fclose(table);
   }

@@ -6,32 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elements/beam.h"
-#include "src/model/data_impl.h"
 #include "rodrigues/deck.h"
 #include "src/model/spec_impl.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
-
-// B1 section
-static const double KROLL[6] = {1770e3, 1770e3, 1770e3, 8.16e3, 86.9e3, 215e3};
-
-// B3 section (Kynema order, axial first)
-static const double KCOMP[36] = {
-    1368.17e3, 0, 0,        0,        0,         0,         0, 88.56e3, 0, 0, 0, 0,
-    0,         0, 38.78e3,  0,        0,         0,         0, 0,       0, 16.96e3, 17.61e3,
-    -0.351e3,  0, 0,        0,        17.61e3,   59.12e3,   -0.370e3, 0, 0, 0,
-    -0.351e3,  -0.370e3,    141.47e3};
-static const double MCOMP[6] = {8.538e-2, 8.538e-2, 8.538e-2, 1.4433e-2, 0.40972e-2, 1.0336e-2};
-
-static void diag6(double A[36], const double d[6]) {
-  memset(A, 0, 36 * sizeof(double));
-  for (int i = 0; i < 6; i++) {
-    A[7 * i] = d[i];
-  }
-}
-
 
 static rdSpec* new_spec(rdContext* ctx, const char* method, double h, double tend) {
   rdSpec* s = NULL;
@@ -43,50 +23,13 @@ static rdSpec* new_spec(rdContext* ctx, const char* method, double h, double ten
 }
 
 
-// n nodes at the GLL points of [0, L] along x, an n-node beam over them, the root clamped;
-// returns the index of the tip node
-static int cantilever(rdSpec* s, int n, double L, const double K[36], const double M[36],
-                      rdBeamQuadrature quad) {
-  double xi[RD_BEAM_MAX_NODES];
+// n nodes at the GLL points of [0, L] along x, an n-node beam "beam" over them, the root
+// clamped; returns the index of the tip node
+static int cantilever(rdSpec* s, int n, double L, const double K[36], const double M[36]) {
   int nodes[RD_BEAM_MAX_NODES];
-  rd_beamGLL(n, xi);
-  for (int k = 0; k < n; k++) {
-    char name[32];
-    snprintf(name, sizeof(name), "n%d", k);
-    rdNodeDef nd = rd_defaultNodeDef();
-    nd.name = name;
-    nd.position[0] = 0.5 * L * (xi[k] + 1);
-    nodes[k] = rds_addNode(s, &nd);
-  }
-  double st = 0;
-  rdBeamDef b = rd_defaultBeamDef();
-  b.name = "beam";
-  b.nnode = n;
-  b.nodes = nodes;
-  b.nstation = 1;
-  b.station = &st;
-  b.stiffness = K;
-  b.mass = M;
-  b.quadrature = quad;
-  CHECK(rds_addBeam(s, &b) == 0);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "root";
-  j.type = RD_JOINT_FIXED;
-  j.node[0] = nodes[0];
-  CHECK(rds_addJoint(s, &j) == 0);
+  CHECK(model_addGllBeams(s, 1, n, L, K, M, "beam", nodes) == 0);
+  CHECK(model_addClamp(s, nodes[0]) == 0);
   return nodes[n - 1];
-}
-
-
-static int ramp(rdSpec* s) {
-  static const double t[2] = {0, 1}, y[2] = {0, 1};
-  rdTimeFnDef f = rd_defaultTimeFnDef();
-  f.name = "ramp";
-  f.type = RD_TIMEFN_LINEAR;
-  f.npoint = 2;
-  f.t = t;
-  f.y = y;
-  return rds_addTimeFn(s, &f);
 }
 
 
@@ -113,12 +56,12 @@ static void test_rollup_api(void) {
   rds_setOptionReal(s, "solver.rtol", 1e-12);
   double K[36], M[36];
   const double ones[6] = {1, 1, 1, 1, 1, 1};
-  diag6(K, KROLL);
-  diag6(M, ones);
-  double L = 10, EI = KROLL[4];
-  int tip = cantilever(s, 15, L, K, M, RD_BEAM_QUADRATURE_FULL);
+  model_diag6(K, model_b1Stiffness);
+  model_diag6(M, ones);
+  double L = 10, EI = model_b1Stiffness[4];
+  int tip = cantilever(s, 15, L, K, M);
   double mom[3] = {0, -2 * PI * EI / L, 0};
-  tip_load(s, tip, RD_LOAD_MOMENT, mom, ramp(s));
+  tip_load(s, tip, RD_LOAD_MOMENT, mom, model_addRamp(s));
   rdModel* m = NULL;
   rdData* d = NULL;
   CHECK_MSG(rd_compile(s, &m) == RD_OK, "%s", rd_lastError(ctx));
@@ -155,8 +98,7 @@ static void test_rollup_api(void) {
 // ---------------------------------------------------------------------------------------------
 // B3 composite cantilever, static: tip force 150 along z, one load step, 15 nodes
 
-static const double B3_CONVERGED[3] = {-0.090272662756563, -0.064748848625903, 1.229736482923724};
-// benchmarks.md B4, the twisted steel cantilever: independent shooting on the rod equations
+// docs/benchmarks.md B4, the twisted steel cantilever: independent shooting on the rod equations
 static const double B4_CONVERGED[3] = {-1.141525999540436, -1.718053346465023, -3.593213240272113};
 
 static void test_composite_static_api(void) {
@@ -166,9 +108,9 @@ static void test_composite_static_api(void) {
   rds_setOptionReal(s, "solver.atol", 1e-12);
   rds_setOptionReal(s, "solver.rtol", 1e-12);
   double M[36];
-  diag6(M, MCOMP);
+  model_diag6(M, model_b3Mass);
   double L = 10;
-  int tip = cantilever(s, 15, L, KCOMP, M, RD_BEAM_QUADRATURE_FULL);
+  int tip = cantilever(s, 15, L, model_b3Stiffness, M);
   double f[3] = {0, 0, 150};
   tip_load(s, tip, RD_LOAD_FORCE, f, RD_NO_TIMEFN);
   rdModel* m = NULL;
@@ -183,7 +125,7 @@ static void test_composite_static_api(void) {
     x[0] -= L;
     double e = 0;
     for (int k = 0; k < 3; k++) {
-      e = fmax(e, fabs(x[k] - B3_CONVERGED[k]));
+      e = fmax(e, fabs(x[k] - model_b3StaticTip[k]));
     }
     printf("  composite static: u = (%.15f, %.15f, %.15f), error %.2e\n", x[0], x[1], x[2], e);
     CHECK_MSG(e < 1e-10, "error %g", e);
@@ -208,8 +150,8 @@ static void test_composite_dynamic(void) {
   rdSpec* s = new_spec(ctx, "generalized_alpha", 0.005, 0.2);
   rds_setOptionReal(s, "solver.rho_inf", 0);
   double M[36];
-  diag6(M, MCOMP);
-  int tip = cantilever(s, 5, 10, KCOMP, M, RD_BEAM_QUADRATURE_FULL);
+  model_diag6(M, model_b3Mass);
+  int tip = cantilever(s, 5, 10, model_b3Stiffness, M);
   double f[3] = {0, 0, 150};
   tip_load(s, tip, RD_LOAD_FORCE, f, RD_NO_TIMEFN);
   rdModel* m = NULL;
@@ -246,13 +188,9 @@ static void test_composite_dynamic(void) {
 // the decks: read, compile, run to the final time; tip against the exact / converged values
 
 static int run_deck(rdContext* ctx, const char* path, const char* tipname, double x[3]) {
-  rdSpec* s = NULL;
   rdModel* m = NULL;
   rdData* d = NULL;
-  int st = rd_readDeck(ctx, path, NULL, 0, &s);
-  st = st ? st : rd_compile(s, &m);
-  st = st ? st : rd_createData(m, &d);
-  st = st ? st : rd_initialize(m, d);
+  int st = model_openDeck(ctx, path, NULL, 0, &m, &d);
   st = st ? st : rd_advance(m, d, rd_getOptionReal(m, "solver.final_time"), NULL, NULL);
   if (st == RD_OK) {
     st = rd_getNodeState(m, d, rd_findNode(m, tipname), x, NULL, NULL, NULL, NULL);
@@ -260,7 +198,6 @@ static int run_deck(rdContext* ctx, const char* path, const char* tipname, doubl
   CHECK_MSG(st == RD_OK, "%s: %s", path, rd_lastError(ctx));
   rd_destroyData(&d);
   rd_destroyModel(&m);
-  rd_destroySpec(&s);
   return st;
 }
 
@@ -278,7 +215,7 @@ static void test_decks(void) {
     x[0] -= 10;
     double e = 0;
     for (int k = 0; k < 3; k++) {
-      e = fmax(e, fabs(x[k] - B3_CONVERGED[k]));
+      e = fmax(e, fabs(x[k] - model_b3StaticTip[k]));
     }
     printf("  composite_static.yaml: error %.2e\n", e);
     CHECK_MSG(e < 1e-10, "composite_static.yaml: error %g", e);
@@ -297,7 +234,7 @@ static void test_decks(void) {
   // every beam key: two 3-node elements with spans under a distributed dead load (exact with
   // quadratic elements up to the shear-locking-free Timoshenko solution, small deflection)
   if (run_deck(ctx, "tests/decks/good/beam_features.yaml", "e", x) == RD_OK) {
-    double w = 1e4 / (8 * KROLL[4]) + 100 / (2 * KROLL[2]);
+    double w = 1e4 / (8 * model_b1Stiffness[4]) + 100 / (2 * model_b1Stiffness[2]);
     printf("  beam_features.yaml: tip w = %.10f, linear theory %.10f\n", x[2], w);
     CHECK_NEAR(x[2], w, 1e-4 * w);
   }
@@ -331,9 +268,9 @@ static void test_gravity(void) {
   rds_setGravity(s, g);
   double K[36], M[36];
   const double ones[6] = {1, 1, 1, 1, 1, 1};
-  diag6(K, KROLL);
-  diag6(M, ones);
-  int tip = cantilever(s, 5, 10, K, M, RD_BEAM_QUADRATURE_FULL);
+  model_diag6(K, model_b1Stiffness);
+  model_diag6(M, ones);
+  int tip = cantilever(s, 5, 10, K, M);
   rdModel* m = NULL;
   rdData* d = NULL;
   CHECK_MSG(rd_compile(s, &m) == RD_OK, "%s", rd_lastError(ctx));
@@ -341,7 +278,7 @@ static void test_gravity(void) {
   if (d) {
     CHECK(rd_initialize(m, d) == RD_OK);
     CHECK_MSG(rd_step(m, d, 1) == RD_OK, "%s", rd_lastError(ctx));
-    double x[3], w = -(1e4 / (8 * KROLL[4]) + 100 / (2 * KROLL[2]));
+    double x[3], w = -(1e4 / (8 * model_b1Stiffness[4]) + 100 / (2 * model_b1Stiffness[2]));
     rd_getNodeState(m, d, tip, x, NULL, NULL, NULL, NULL);
     printf("  gravity: tip w = %.10f, linear theory %.10f\n", x[2], w);
     CHECK_NEAR(x[2], w, 1e-4 * fabs(w));
@@ -372,8 +309,8 @@ static void test_errors(void) {
   rd_createContext(&ctx, NULL);
   double K[36], M[36];
   const double ones[6] = {1, 1, 1, 1, 1, 1};
-  diag6(K, ones);
-  diag6(M, ones);
+  model_diag6(K, ones);
+  model_diag6(M, ones);
   double st0 = 0;
   // repeated node, zero length, order out of range, origin prefix
   for (int c = 0; c < 4; c++) {
@@ -441,12 +378,13 @@ static void test_errors(void) {
 }
 
 
-int main(void) {
-  test_rollup_api();
-  test_composite_static_api();
-  test_composite_dynamic();
-  test_decks();
-  test_gravity();
-  test_errors();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_rollup_api());
+  TEST_CASE(test_composite_static_api());
+  TEST_CASE(test_composite_dynamic());
+  TEST_CASE(test_decks());
+  TEST_CASE(test_gravity());
+  TEST_CASE(test_errors());
   return TEST_SUMMARY();
 }

@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "rodrigues/rodrigues.h"
-#include "fail_alloc.h"
-#include "test_macros.h"
+#include "tests/support/fail_alloc.h"
+#include "tests/test_macros.h"
 
 
 
@@ -41,7 +41,8 @@ static int beam_path(long n, int* bad) {
 }
 
 
-int main(void) {
+// every allocation of the creation path failing in turn
+static void test_alloc_failures(void) {
   int bad = 0;
   long n = 0;
   while (n < 100000 && !beam_path(n, &bad)) {
@@ -50,7 +51,12 @@ int main(void) {
   printf("beam model creation path: %ld allocations, each made to fail once\n", n);
   CHECK(n > 10 && n < 100000);
   CHECK(bad == 0);
+}
 
+
+// section forces of the composite cantilever under a small tip force against statics, the same
+// forces in the NetCDF file, misuse
+static void test_section_forces(void) {
   rdContext* ctx;
   rd_createContext(&ctx, NULL);
   const double P = 1e-3, L = 10;
@@ -111,5 +117,12 @@ int main(void) {
   rd_destroyData(&d);
   rd_destroyModel(&m);
   rd_destroyContext(&ctx);
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_alloc_failures());
+  TEST_CASE(test_section_forces());
   return TEST_SUMMARY();
 }

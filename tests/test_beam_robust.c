@@ -4,16 +4,17 @@
 // iterations (BeamDyn's settings; the issue reports that BeamDyn's Newton diverges at the
 // second step). Checks that the run completes, what it reports (iterations per step, step cuts
 // with time and reason), and that the result is right: observed convergence in h against the
-// same model at h / 8, and the distance to BeamDyn's 5-node curve of benchmarks.md.
+// same model at h / 8, and the distance to BeamDyn's 5-node curve of docs/benchmarks.md B3.
 // Run from the source root (reads input/beam).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "b3_beamdyn.h"
+#include "tests/support/b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static const char* DECK = "input/beam/composite_robust.yaml";
 
@@ -38,14 +39,9 @@ static int observe(const rdModel* m, const rdData* d, void* user) {
 // run the deck with the overrides; tip u_z at t = 0.05 k, k = 1 .. 20; statistics
 static int run(rdContext* ctx, const char* const* set, int nset, double uz[20], rdStats* st,
                rdData** keep, rdModel** keepm, watch* w) {
-  rdSpec* s = NULL;
   rdModel* m = NULL;
   rdData* d = NULL;
-  int status = rd_readDeck(ctx, DECK, set, nset, &s);
-  status = status ? status : rd_compile(s, &m);
-  status = status ? status : rd_createData(m, &d);
-  status = status ? status : rd_initialize(m, d);
-  rd_destroySpec(&s);
+  int status = model_openDeck(ctx, DECK, set, nset, &m, &d);
   int tip = m ? rd_findNode(m, "beam_14") : -1;
   for (int k = 0; status == RD_OK && k < 20; k++) {
     status = rd_advance(m, d, 0.05 * (k + 1), w ? observe : NULL, w);
@@ -77,14 +73,10 @@ static double maxdiff(const double* a, const double* b) {
 }
 
 
-int main(void) {
-  rdContext* ctx = NULL;
-  rd_createContext(&ctx, NULL);
-  double full[20], mod[20], half[20], quarter[20], ref[20];
-  rdStats st;
-
-  // 1. full Newton, the deck as it is: every step converges, none is cut
+// 1. full Newton, the deck as it is: every step converges, none is cut; the tip history in full
+static void full_newton(rdContext* ctx, double full[20]) {
   static watch w;
+  rdStats st;
   if (run(ctx, NULL, 0, full, &st, NULL, NULL, &w) == RD_OK) {
     int worst = 0, hist[11] = {0};
     for (int k = 0; k < w.nstep; k++) {
@@ -111,12 +103,17 @@ int main(void) {
               w.iters[worst]);
     CHECK_MSG(hist[3] + hist[4] == 199, "steps with 3 or 4 iterations: %d", hist[3] + hist[4]);
   }
+}
 
-  // 2. modified Newton (BeamDyn keeps its factorization too, n_fact = 5): the second step
-  //    diverges, is cut in half and completes; the cut is reported with time and reason
+
+// 2. modified Newton (BeamDyn keeps its factorization too, n_fact = 5): the second step
+//    diverges, is cut in half and completes; the cut is reported with time and reason
+static void modified_newton(rdContext* ctx, const double full[20]) {
   const char* mset[] = {"solver.modified_newton=true"};
   rdData* d = NULL;
   rdModel* m = NULL;
+  double mod[20];
+  rdStats st;
   if (run(ctx, mset, 1, mod, &st, &d, &m, NULL) == RD_OK) {
     printf("modified Newton: %ld steps, %ld rejected, %ld iterations, %ld factorizations\n",
            st.steps, st.rejected_steps, st.newton_iterations, st.factorizations);
@@ -141,9 +138,14 @@ int main(void) {
   }
   rd_destroyData(&d);
   rd_destroyModel(&m);
+}
 
-  // 3. accuracy: the same model at h / 2, h / 4 and h / 8 (reference): the error of the tip
-  //    u_z history falls at about second order; against BeamDyn's 5-node curve at the same h
+
+// 3. accuracy: the same model at h / 2, h / 4 and h / 8 (reference): the error of the tip u_z
+//    history falls at about second order; against BeamDyn's 5-node curve at the same h
+static void accuracy(rdContext* ctx, const double full[20]) {
+  double half[20], quarter[20], ref[20];
+  rdStats st;
   const char* s2[] = {"solver.time_step=0.0025"};
   const char* s4[] = {"solver.time_step=0.00125"};
   const char* s8[] = {"solver.time_step=0.000625"};
@@ -162,6 +164,17 @@ int main(void) {
     CHECK_MSG(fabs(full[0] - B3_BEAMDYN[0]) < 2e-3 && fabs(full[1] - B3_BEAMDYN[1]) < 2e-3,
               "early times %g %g", full[0] - B3_BEAMDYN[0], full[1] - B3_BEAMDYN[1]);
   }
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double full[20] = {0};
+  full_newton(ctx, full);  // the others compare with it: always run
+  TEST_CASE(modified_newton(ctx, full));
+  TEST_CASE(accuracy(ctx, full));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

@@ -6,10 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "b3_beamdyn.h"
+#include "tests/support/b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 #define PI 3.14159265358979323846
 
@@ -17,15 +18,18 @@
 static int open_deck(rdContext* ctx, const char* path, const char* const* set, int nset,
                      const char* const* opt, const double* val, rdModel** m, rdData** d) {
   rdSpec* s = NULL;
+  *m = NULL;
+  *d = NULL;
   int st = rd_readDeck(ctx, path, set, nset, &s);
   for (int k = 0; st == RD_OK && opt && opt[k]; k++) {
     st = rds_setOptionReal(s, opt[k], val[k]);
   }
-  st = st ? st : rd_compile(s, m);
-  st = st ? st : rd_createData(*m, d);
-  st = st ? st : rd_initialize(*m, *d);
+  if (st == RD_OK) {
+    st = model_make(s, m, d);
+  } else {
+    rd_destroySpec(&s);
+  }
   CHECK_MSG(st == RD_OK, "%s: %s", path, rd_lastError(ctx));
-  rd_destroySpec(&s);
   return st;
 }
 
@@ -380,14 +384,15 @@ static int order_study(const char* load, const char* more) {
 
 
 int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   if (argc == 4 && !strcmp(argv[1], "--order")) {
     return order_study(argv[2], argv[3]);
   }
-  test_spinup();
-  test_elbow();
-  test_lines();
-  test_bend45();
-  test_composite_dynamic();
-  test_temporal_order();
+  TEST_CASE(test_spinup());
+  TEST_CASE(test_elbow());
+  TEST_CASE(test_lines());
+  TEST_CASE(test_bend45());
+  TEST_CASE(test_composite_dynamic());
+  TEST_CASE(test_temporal_order());
   return TEST_SUMMARY();
 }

@@ -11,19 +11,10 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 #define DATA "tests/data/nrel5mw_blade/"
-
-static int npass, nfail;
-
-static void check(int ok, const char* what) {
-  if (ok) {
-    npass++;
-  } else {
-    nfail++;
-    printf("FAIL: %s\n", what);
-  }
-}
 
 // BeamDyn rows (bd_5MW_dynamic_gravity_Az90.ref, same as Az00 in the root frame): time,
 // root force, root moment, tip displacement, tip rotation (Wiener-Milenkovic), root frame
@@ -46,6 +37,28 @@ static void to_root(const double D[9], const double* g, double* r) {
   }
 }
 
+// the 12 channels of BeamDyn's rows in the global frame: root force and moment (what the blade
+// applies to the root, minus the joint's reaction on it), tip displacement from x0 and tip
+// rotation from q0 as Wiener-Milenkovic parameters
+static void channels(const rdModel* model, const rdData* data, int tip, const double x0[3],
+                     const double q0[4], double out[12]) {
+  double f[3], m[3], x[3], q[4], qc[4], qr[4], psi[3];
+  rd_getJointReaction(model, data, 0, f, m);
+  rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
+  rdu_quatConj(qc, q0);
+  rdu_quatMul(qr, q, qc);
+  rdu_quatToRotvec(psi, qr);
+  double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
+  double c = th > 0 ? 4 * tan(th / 4) / th : 1;
+  for (int i = 0; i < 3; i++) {
+    out[i] = -f[i];
+    out[3 + i] = -m[i];
+    out[6 + i] = x[i] - x0[i];
+    out[9 + i] = c * psi[i];
+  }
+}
+
+
 static void run_case(const char* driver, const double D[9]) {
   rdContext* ctx = NULL;
   rdSpec* spec = NULL;
@@ -53,18 +66,16 @@ static void run_case(const char* driver, const double D[9]) {
   rdData* data = NULL;
   rd_createContext(&ctx, NULL);
   int st = rd_importBeamDyn(ctx, driver, &spec);
-  check(st == RD_OK, "import the gravity driver");
+  CHECK_MSG(st == RD_OK, "import the gravity driver");
   if (st) {
     printf("  %s\n", rd_lastError(ctx));
     rd_destroyContext(&ctx);
     return;
   }
-  st = rd_compile(spec, &model);
-  if (!st) st = rd_createData(model, &data);
-  if (!st) st = rd_initialize(model, data);
-  check(st == RD_OK, "compile and initialize");
+  st = model_make(spec, &model, &data);
+  CHECK_MSG(st == RD_OK, "compile and initialize");
   double h = rd_getOptionReal(model, "solver.time_step");
-  check(h == 0.01 && rd_getOptionReal(model, "solver.rho_inf") == 0, "dt 0.01, rho_inf 0");
+  CHECK_MSG(h == 0.01 && rd_getOptionReal(model, "solver.rho_inf") == 0, "dt 0.01, rho_inf 0");
   int tip = rd_findNode(model, "blade_5");
   double x0[3], q0[4];
   rd_getNodeState(model, data, tip, x0, q0, NULL, NULL, NULL);
@@ -74,21 +85,8 @@ static void run_case(const char* driver, const double D[9]) {
     if (st || fabs(rd_time(data) - ref[row][0]) > 1e-9) {
       continue;
     }
-    // root loads: what the blade applies to the root (minus the joint's reaction on it)
-    double f[3], m[3], x[3], q[4], qc[4], qr[4], psi[3], g[12], out[12];
-    rd_getJointReaction(model, data, 0, f, m);
-    rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
-    rdu_quatConj(qc, q0);
-    rdu_quatMul(qr, q, qc);
-    rdu_quatToRotvec(psi, qr);
-    double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
-    double c = th > 0 ? 4 * tan(th / 4) / th : 1;
-    for (int i = 0; i < 3; i++) {
-      g[i] = -f[i];
-      g[3 + i] = -m[i];
-      g[6 + i] = x[i] - x0[i];
-      g[9 + i] = c * psi[i];
-    }
+    double g[12], out[12];
+    channels(model, data, tip, x0, q0, g);
     for (int k = 0; k < 4; k++) to_root(D, g + 3 * k, out + 3 * k);
     // per component: |ours - BeamDyn| / |BeamDyn|; the torsion components (M_z, c_z, second
     // order in the load: 1e-3 of the bending rotation, 1e-4 of the bending moment) against the
@@ -106,17 +104,14 @@ static void run_case(const char* driver, const double D[9]) {
       }
       printf("  t = %.2f %-4s %+.8e  BeamDyn %+.8e  %s %.1e\n", rd_time(data), nm[i], out[i],
              r[i], (i == 5 || i == 11) ? "diff/|vector|" : "rel. diff    ", d / scale);
-      char what[96];
-      snprintf(what, sizeof(what), "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data),
-               d / scale, tol[i]);
-      check(d / scale < tol[i], what);
+      CHECK_MSG(d / scale < tol[i], "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data),
+                d / scale, tol[i]);
     }
     row++;
   }
-  check(st == RD_OK && row == 3, "20 steps, 3 reference rows compared");
+  CHECK_MSG(st == RD_OK && row == 3, "20 steps, 3 reference rows compared");
   rd_destroyData(&data);
   rd_destroyModel(&model);
-  rd_destroySpec(&spec);
   rd_destroyContext(&ctx);
 }
 
@@ -146,16 +141,14 @@ static void expect_error(const char* driver, int status, const char* where, cons
   rd_createContext(&ctx, NULL);
   int st = rd_importBeamDyn(ctx, driver, &spec);
   const char* e = rd_lastError(ctx);
-  char what[256];
-  snprintf(what, sizeof(what), "error '%s' ... '%s', got %d '%s'", where, msg, st, e);
-  check(st == status && !spec && strstr(e, where) && strstr(e, msg), what);
+  CHECK_MSG(st == status && !spec && strstr(e, where) && strstr(e, msg),
+            "error '%s' ... '%s', got %d '%s'", where, msg, st, e);
   rd_destroyContext(&ctx);
 }
 
-// a deck, compiled and initialized; NULL (and a failed check) on error
+// a deck, compiled and initialized in its own context
 typedef struct {
   rdContext* ctx;
-  rdSpec* spec;
   rdModel* model;
   rdData* data;
 } run;
@@ -163,20 +156,12 @@ typedef struct {
 static int run_open(run* r, const char* deck, const char* const* set, int nset) {
   memset(r, 0, sizeof(*r));
   rd_createContext(&r->ctx, NULL);
-  int st = rd_readDeck(r->ctx, deck, set, nset, &r->spec);
-  if (!st) st = rd_compile(r->spec, &r->model);
-  if (!st) st = rd_createData(r->model, &r->data);
-  if (!st) st = rd_initialize(r->model, r->data);
-  if (st) {
-    printf("  %s: %s\n", deck, rd_lastError(r->ctx));
-  }
-  return st;
+  return model_openDeck(r->ctx, deck, set, nset, &r->model, &r->data);
 }
 
 static void run_close(run* r) {
   rd_destroyData(&r->data);
   rd_destroyModel(&r->model);
-  rd_destroySpec(&r->spec);
   rd_destroyContext(&r->ctx);
 }
 
@@ -234,25 +219,25 @@ static void decks_from_files(void) {
   double d = run_diff("input/beam/nrel5mw_from_files.yaml", NULL, 0,
                       "input/beam/nrel5mw_gravity_az00.yaml", 20);
   printf("  beamdyn.primary deck vs imported Az00 deck, 20 steps: largest difference %.3g\n", d);
-  check(d == 0, "nrel5mw_from_files.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "nrel5mw_from_files.yaml gives the imported deck's results bitwise");
   // the comparison sees a root moved by 1 um
   static const char* const moved[] = {"elements.blade.beamdyn.position=[0, 0, 1.000001]"};
   d = run_diff("input/beam/nrel5mw_from_files.yaml", moved, 1,
                "input/beam/nrel5mw_gravity_az00.yaml", 0);
-  check(d > 1e-8, "a root moved by 1e-6 is seen");
+  CHECK_MSG(d > 1e-8, "a root moved by 1e-6 is seen");
   // the spinning blade: beamdyn.angular_velocity and a prescribed root against the imported
   // rotating deck
   d = run_diff("input/beam/nrel5mw_rotating_from_files.yaml", NULL, 0,
                "input/beam/nrel5mw_rotating.yaml", 20);
   printf("  beamdyn.primary + angular_velocity deck vs imported rotating deck, 20 steps: largest "
          "difference %.3g\n", d);
-  check(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
   // blade file only, the nodes listed in the deck
   d = run_diff("tests/decks/good/beamdyn_blade_stations.yaml", NULL, 0,
                "input/beam/nrel5mw_gravity_az00.yaml", 20);
   printf("  sections.beamdyn_blade deck vs imported Az00 deck, 20 steps: largest difference "
          "%.3g\n", d);
-  check(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
+  CHECK_MSG(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
   // the blade frame turned as the Az90 driver's GlbDCM^T (a quarter turn about x): the initial
   // state to roundoff (the rotation goes through a quaternion)
   static const char* const az90[] = {
@@ -262,7 +247,7 @@ static void decks_from_files(void) {
                "input/beam/nrel5mw_gravity_az90.yaml", 0);
   printf("  beamdyn.orientation (Az90) vs imported Az90 deck, initial state: largest difference "
          "%.3g\n", d);
-  check(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
+  CHECK_MSG(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
 }
 
 // compare mode: run DECK (the Az00 frame) to t_end and print every row of
@@ -283,16 +268,11 @@ static int compare(const char* deck, double tend, char** set, int nset) {
   }
   if (f) fclose(f);
   rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
   rdModel* model = NULL;
   rdData* data = NULL;
   rd_createContext(&ctx, NULL);
-  int st = rd_readDeck(ctx, deck, (const char* const*)set, nset, &spec);
-  if (!st) st = rd_compile(spec, &model);
-  if (!st) st = rd_createData(model, &data);
-  if (!st) st = rd_initialize(model, data);
+  int st = model_openDeck(ctx, deck, (const char* const*)set, nset, &model, &data);
   if (st) {
-    printf("%s\n", rd_lastError(ctx));
     return 1;
   }
   static const char* const nm[12] = {"F_x", "F_y", "F_z", "M_x", "M_y", "M_z",
@@ -308,20 +288,8 @@ static int compare(const char* deck, double tend, char** set, int nset) {
       if (fabs(rows[r][0] - rd_time(data)) > 1e-9) {
         continue;
       }
-      double fr[3], mr[3], x[3], q[4], qc[4], qr[4], psi[3], out[12];
-      rd_getJointReaction(model, data, 0, fr, mr);
-      rd_getNodeState(model, data, tip, x, q, NULL, NULL, NULL);
-      rdu_quatConj(qc, q0);
-      rdu_quatMul(qr, q, qc);
-      rdu_quatToRotvec(psi, qr);
-      double th = sqrt(psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]);
-      double c = th > 0 ? 4 * tan(th / 4) / th : 1;
-      for (int i = 0; i < 3; i++) {
-        out[i] = -fr[i];
-        out[3 + i] = -mr[i];
-        out[6 + i] = x[i] - x0[i];
-        out[9 + i] = c * psi[i];
-      }
+      double out[12];
+      channels(model, data, tip, x0, q0, out);
       printf("t = %.2f\n", rd_time(data));
       double rf[12];  // root force and moment, then (past the node-1 loads) tip u and c
       for (int i = 0; i < 12; i++) rf[i] = rows[r][1 + i + (i < 6 ? 0 : 6)];
@@ -344,29 +312,20 @@ static int compare(const char* deck, double tend, char** set, int nset) {
   if (st) printf("%s\n", rd_lastError(ctx));
   rd_destroyData(&data);
   rd_destroyModel(&model);
-  rd_destroySpec(&spec);
   rd_destroyContext(&ctx);
   return st != 0;
 }
 
 
-int main(int argc, char** argv) {
-  static const double az00[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  static const double az90[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0};
-  if (argc > 2) {
-    return compare(argv[1], atof(argv[2]), argv + 3, argc - 3);
-  }
-  run_case(DATA "5MW_dynamic_gravity_Az00_driver.inp", az00);
-  run_case(DATA "5MW_dynamic_gravity_Az90_driver.inp", az90);
-  decks_from_files();
-
-  // malformed inputs, in a scratch directory next to copies of the good files
+// malformed inputs, in a scratch directory next to copies of the good files
+static void malformed_inputs(void) {
   const char* dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   char d[256], p[512], b[512], cmd[512];
   snprintf(d, sizeof(d), "%s/rd_bd_XXXXXX", dir);
-  if (!mkdtemp(d)) {
-    check(0, "mkdtemp");
-    return 1;
+  int made = mkdtemp(d) != NULL;
+  CHECK_MSG(made, "mkdtemp %s", d);
+  if (!made) {
+    return;
   }
   snprintf(p, sizeof(p), "%s/bd_primary.inp", d);
   snprintf(b, sizeof(b), "%s/beam_props.inp", d);
@@ -402,6 +361,19 @@ int main(int argc, char** argv) {
   remove(p);
   remove(b);
   remove(d);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail != 0;
+}
+
+
+int main(int argc, char** argv) {
+  static const double az00[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+  static const double az90[9] = {1, 0, 0, 0, 0, 1, 0, -1, 0};
+  TEST_INIT(argc, argv);
+  if (argc > 2) {
+    return compare(argv[1], atof(argv[2]), argv + 3, argc - 3);
+  }
+  TEST_CASE(run_case(DATA "5MW_dynamic_gravity_Az00_driver.inp", az00));
+  TEST_CASE(run_case(DATA "5MW_dynamic_gravity_Az90_driver.inp", az90));
+  TEST_CASE(decks_from_files());
+  TEST_CASE(malformed_inputs());
+  return TEST_SUMMARY();
 }

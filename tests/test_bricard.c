@@ -19,9 +19,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dopri_tableau.h"
+#include "tests/support/dopri_tableau.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static const char* deck_dir = "input";
 
@@ -404,18 +405,7 @@ static void ref_output(const double* y, double p3[3], double* energy) {
 static int open_deck(rdContext* ctx, const char* const* set, int nset, rdModel** m, rdData** d) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/bricard.yaml", deck_dir);
-  rdSpec* s = NULL;
-  *m = NULL;
-  *d = NULL;
-  int st = rd_readDeck(ctx, path, set, nset, &s);
-  st = st ? st : rd_compile(s, m);
-  rd_destroySpec(&s);
-  st = st ? st : rd_createData(*m, d);
-  st = st ? st : rd_initialize(*m, *d);
-  if (st) {
-    printf("bricard.yaml: %s\n", rd_lastError(ctx));
-  }
-  return st;
+  return model_openDeck(ctx, path, set, nset, m, d);
 }
 
 
@@ -603,28 +593,10 @@ static int write_dat(rdContext* ctx, const char* path) {
 }
 
 
-int main(int argc, char** argv) {
-  int table = 0;
-  const char* dat = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--table")) {
-      table = 1;
-    } else if (!strcmp(argv[i], "--dat") && i + 1 < argc) {
-      dat = argv[++i];
-    } else {
-      deck_dir = argv[i];
-    }
-  }
-  rdContext* ctx = NULL;
-  rd_createContext(&ctx, NULL);
-  if (dat) {
-    int st = write_dat(ctx, dat);
-    rd_destroyContext(&ctx);
-    return st;
-  }
-
-  // reference at tolerances 1e-12 and 1e-13, P3 every second
-  double ref[10][3], ref2[10][3], eref[10], y[2 * NB] = {0}, y2[2 * NB] = {0}, e;
+// the reference P3 at t = 1 ... 10 (tolerance 1e-12), checked against tolerance 1e-13, with its
+// energy drift
+static void reference(double ref[10][3]) {
+  double ref2[10][3], eref[10], y[2 * NB] = {0}, y2[2 * NB] = {0}, e;
   long steps = 0;
   double rdiff = 0, edrift = 0, e0;
   ref_output(y, ref[0], &e0);
@@ -648,8 +620,12 @@ int main(int argc, char** argv) {
   printf("reference P3(10) = (%.12f, %.12f, %.12f)\n", ref[9][0], ref[9][1], ref[9][2]);
   CHECK(rdiff < 1e-9);
   CHECK(edrift < 1e-9);
+}
 
-  // rodrigues: P3 against the reference, order at t = 10, violations over the run
+
+// rodrigues: P3 against the reference, order at t = 10, violations over the run; with table,
+// the differences at h = 1e-3 every second
+static void test_order(rdContext* ctx, double ref[10][3], int table) {
   const char* hs[3] = {"solver.time_step=2e-3", "solver.time_step=1e-3",
                        "solver.time_step=5e-4"};
   double p3[3][10][3], err[3], viol[3], emax[3] = {0};
@@ -684,9 +660,12 @@ int main(int argc, char** argv) {
              p3[1][s][0] - ref[s][0], p3[1][s][1] - ref[s][1], p3[1][s][2] - ref[s][2]);
     }
   }
+}
 
-  // energy: rho_inf = 1 (stabilized: index 3 is weakly unstable there) conserves it, rho < 1
-  // dissipates: the energy at the turning points decreases
+
+// energy: rho_inf = 1 (stabilized: index 3 is weakly unstable there) conserves it, rho < 1
+// dissipates: the energy at the turning points decreases
+static void test_energy(rdContext* ctx) {
   double dev, turn[8];
   const char* s1[] = {"solver.rho_inf=1", "solver.formulation=stabilized"};
   int nt = energy_run(ctx, s1, 2, &dev, turn);
@@ -711,6 +690,33 @@ int main(int argc, char** argv) {
     printf("\n");
     CHECK_MSG(mono, "%s: energy not decreasing at the turning points", rhos[r]);
   }
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  int table = 0;
+  const char* dat = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--table")) {
+      table = 1;
+    } else if (!strcmp(argv[i], "--dat") && i + 1 < argc) {
+      dat = argv[++i];
+    } else {
+      deck_dir = argv[i];
+    }
+  }
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  if (dat) {
+    int st = write_dat(ctx, dat);
+    rd_destroyContext(&ctx);
+    return st;
+  }
+  double ref[10][3];
+  reference(ref);
+  TEST_CASE(test_order(ctx, ref, table));
+  TEST_CASE(test_energy(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

@@ -8,11 +8,10 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
-#include "lattice_model.h"
+#include "tests/support/models.h"
 #include "solver/linsol.h"
 #include "src/model/options.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // n x n symmetric sparse CSC matrix, diagonally dominant (SPD), full pattern stored
 static void make_spd(int n, unsigned seed, int** Ap, int** Ai, double** Ax) {
@@ -127,7 +126,7 @@ static int lattice_run(const char* method, const char* linsol, double c, double*
                        long* iters, char* err, int errsize) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = lattice_spec(ctx, 4, 3, 3, 0.3, c);
+  rdSpec* s = model_lattice(ctx, 4, 3, 3, 0.3, c);
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.linear_solver", linsol);
   rds_setOptionReal(s, "solver.time_step", 1e-2);
@@ -135,7 +134,7 @@ static int lattice_run(const char* method, const char* linsol, double c, double*
   rds_setOptionReal(s, "solver.rtol", 1e-10);
   rdModel* m = NULL;
   rdData* d = NULL;
-  int st = ga_make(s, &m, &d);
+  int st = model_make(s, &m, &d);
   if (st == RD_OK) {
     st = rd_advance(m, d, 0.5, NULL, NULL);
   }
@@ -204,14 +203,14 @@ static int chosen(rdSpec* s) {
 static void auto_choice(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  CHECK(chosen(lattice_spec(ctx, 7, 7, 7, 0.3, 0)) == RD_LINSOL_CHOLMOD);  // 1029 unknowns
-  CHECK(chosen(lattice_spec(ctx, 4, 3, 3, 0.3, 0)) == RD_LINSOL_KLU);      // 108: too small
+  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 0)) == RD_LINSOL_CHOLMOD);  // 1029 unknowns
+  CHECK(chosen(model_lattice(ctx, 4, 3, 3, 0.3, 0)) == RD_LINSOL_KLU);      // 108: too small
   // dampers: not symmetric; KLU on a small mesh, UMFPACK once the fill is mesh-like
-  CHECK(chosen(lattice_spec(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);      // 375 unknowns
-  CHECK(chosen(lattice_spec(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);  // 1029
-  CHECK(chosen(ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);   // joints
-  CHECK(chosen(ga_chainModel(ctx, 2000, 0)) == RD_LINSOL_KLU);             // 22000, banded
-  rdSpec* s = lattice_spec(ctx, 7, 7, 7, 0.3, 0);
+  CHECK(chosen(model_lattice(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);      // 375 unknowns
+  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);  // 1029
+  CHECK(chosen(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);   // joints
+  CHECK(chosen(model_chain(ctx, 2000, 0)) == RD_LINSOL_KLU);             // 22000, banded
+  rdSpec* s = model_lattice(ctx, 7, 7, 7, 0.3, 0);
   rds_setOption(s, "solver.linear_solver", "umfpack");
   rdModel* m = NULL;
   CHECK(rd_compile(s, &m) == RD_OK);
@@ -221,7 +220,7 @@ static void auto_choice(void) {
   rd_destroySpec(&s);
   rd_destroyModel(&m);
   // what auto resolved to is in the model info (and in summary.json, rodrigues check)
-  s = lattice_spec(ctx, 7, 7, 7, 0.3, 0);
+  s = model_lattice(ctx, 7, 7, 7, 0.3, 0);
   CHECK(rd_compile(s, &m) == RD_OK);
   CHECK(rd_modelInfo(m, &info) == RD_OK && !strcmp(info.linear_solver, "cholmod"));
   rd_destroySpec(&s);
@@ -234,7 +233,7 @@ static void refusals(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   // joints: Lagrange multipliers
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, "cholmod");
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, "cholmod");
   rdModel* m = NULL;
   rdData* d = NULL;
   CHECK(rd_compile(s, &m) == RD_OK);
@@ -248,14 +247,7 @@ static void refusals(void) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "spinner";
   n.angular_velocity[2] = 3;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = b.inertia[4] = 1;
-  b.inertia[8] = 2;
-  rds_addRigidBody(s, &b);
+  model_addRigidBody(s, &n, "body", 1, (double[3]){1, 1, 2}, NULL);
   rds_setOption(s, "solver.linear_solver", "cholmod");
   CHECK(rd_compile(s, &m) == RD_OK);
   rd_destroySpec(&s);
@@ -267,13 +259,14 @@ static void refusals(void) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  linsol_level(ctx);
+  TEST_CASE(linsol_level(ctx));
   rd_destroyContext(&ctx);
-  model_level();
-  auto_choice();
-  refusals();
+  TEST_CASE(model_level());
+  TEST_CASE(auto_choice());
+  TEST_CASE(refusals());
   return TEST_SUMMARY();
 }

@@ -9,18 +9,7 @@ deck="$root/input/rigid/slow_top.yaml"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/test_converge.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-passed=0
-failed=0
-check() {  # check DESCRIPTION COMMAND...
-  what=$1
-  shift
-  if "$@"; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL: $what"
-  fi
-}
+. "$root/tests/support/harness.sh"
 
 # value of column $2 in the data row $3 (1-based) of CSV $1
 field() {
@@ -99,5 +88,4 @@ check "missing reference file fails" test $? -ne 0
 "$exe" converge --help >/dev/null 2>&1
 check "--help exits 0" test $? -eq 0
 
-echo "$passed passed, $failed failed"
-test "$failed" -eq 0
+summary

@@ -4,9 +4,10 @@
 // (rd_stepBegin / rd_setNodeLoad / rd_stepEnd) and its misuse.
 #include <string.h>
 
-#include "ga_fd.h"
+#include "tests/support/ga_fd.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 // ---------------------------------------------------------------------------------------------
 // small 3x3 helpers in the host's own code (row-major)
@@ -612,22 +613,9 @@ static rdModel* top(rdContext* ctx, const char* formulation, hostState* host) {
   n.position[1] = 1;
   n.angular_velocity[1] = 30;
   n.angular_velocity_frame = RD_FRAME_BODY;
-  int a = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "b";
-  b.node = a;
-  b.mass = 15;
-  b.inertia[0] = 0.234375;
-  b.inertia[4] = 0.46875;
-  b.inertia[8] = 0.234375;
-  rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = a;
-  rds_addJoint(s, &j);
-  double g[3] = {0, 0, -9.81};
-  rds_setGravity(s, g);
+  int a = model_addRigidBody(s, &n, "b", 15, (double[3]){0.234375, 0.46875, 0.234375}, NULL);
+  model_addPivot(s, a);
+  rds_setGravity(s, (double[3]){0, 0, -9.81});
   if (host) {
     rdTimeFnDef f = rd_defaultTimeFnDef();
     f.name = "host";
@@ -840,18 +828,19 @@ static void test_split_static(rdContext* ctx) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  test_load_jacobian_fd(ctx);
-  test_user_elements(ctx);
-  test_static(ctx);
-  test_split_bitwise(ctx, "index3");
-  test_split_bitwise(ctx, "stabilized");
-  test_split_redo(ctx);
-  test_set_node_load(ctx);
-  test_misuse(ctx);
-  test_split_static(ctx);
+  TEST_CASE(test_load_jacobian_fd(ctx));
+  TEST_CASE(test_user_elements(ctx));
+  TEST_CASE(test_static(ctx));
+  TEST_CASE(test_split_bitwise(ctx, "index3"));
+  TEST_CASE(test_split_bitwise(ctx, "stabilized"));
+  TEST_CASE(test_split_redo(ctx));
+  TEST_CASE(test_set_node_load(ctx));
+  TEST_CASE(test_misuse(ctx));
+  TEST_CASE(test_split_static(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

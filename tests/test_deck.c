@@ -8,24 +8,11 @@
 #include <string.h>
 
 #include "src/io/deck_impl.h"
-#include "fail_alloc.h"
+#include "tests/support/fail_alloc.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
 #include "src/model/spec_impl.h"
-
-static int npass, nfail;
-
-#define CHECK(cond, ...)                          \
-  do {                                            \
-    if (cond) {                                   \
-      npass++;                                    \
-    } else {                                      \
-      nfail++;                                    \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__); \
-      printf(__VA_ARGS__);                        \
-      printf("\n");                               \
-    }                                             \
-  } while (0)
+#include "tests/test_macros.h"
 
 #define BAD_DIR "tests/decks/bad"
 #define MAX_SET 8
@@ -36,7 +23,7 @@ static int npass, nfail;
 static rdSpec* read_ok(rdContext* ctx, const char* path, const char* const* set, int nset) {
   rdSpec* spec = NULL;
   int st = rd_readDeck(ctx, path, set, nset, &spec);
-  CHECK(st == RD_OK && spec, "%s: rd_readDeck returned %d: %s", path, st, rd_lastError(ctx));
+  CHECK_MSG(st == RD_OK && spec, "%s: rd_readDeck returned %d: %s", path, st, rd_lastError(ctx));
   return spec;
 }
 
@@ -63,7 +50,7 @@ static int is_yaml(const struct dirent* e) {
 
 
 static int near(double a, double b) {
-  return fabs(a - b) <= 1e-12 * (1 + fabs(b));
+  return test_close(a, b, 1e-12, 1e-12);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -74,23 +61,23 @@ static void test_pendulum(rdContext* ctx) {
   if (!spec) {
     return;
   }
-  CHECK(rds_count(spec, RD_OBJ_NODE) == 1, "pendulum: nodes");
-  CHECK(rds_count(spec, RD_OBJ_ELEMENT) == 1, "pendulum: elements");
-  CHECK(rds_count(spec, RD_OBJ_JOINT) == 1, "pendulum: joints");
-  CHECK(near(spec->gravity[2], -9.81), "pendulum: gravity");
-  CHECK(spec->outputs.count == 1, "pendulum: output nodes");
-  CHECK(!strcmp(rd_specOrigin(spec, RD_OBJ_ELEMENT, 0), "input/pendulum.yaml:26:5"),
+  CHECK_MSG(rds_count(spec, RD_OBJ_NODE) == 1, "pendulum: nodes");
+  CHECK_MSG(rds_count(spec, RD_OBJ_ELEMENT) == 1, "pendulum: elements");
+  CHECK_MSG(rds_count(spec, RD_OBJ_JOINT) == 1, "pendulum: joints");
+  CHECK_MSG(near(spec->gravity[2], -9.81), "pendulum: gravity");
+  CHECK_MSG(spec->outputs.count == 1, "pendulum: output nodes");
+  CHECK_MSG(!strcmp(rd_specOrigin(spec, RD_OBJ_ELEMENT, 0), "input/pendulum.yaml:26:5"),
         "pendulum: element origin '%s'", rd_specOrigin(spec, RD_OBJ_ELEMENT, 0));
   rdModel* model = NULL;
   int st = rd_compile(spec, &model);
-  CHECK(st == RD_OK, "pendulum: compile: %s", rd_lastError(ctx));
+  CHECK_MSG(st == RD_OK, "pendulum: compile: %s", rd_lastError(ctx));
   rdModelInfo info;
   if (st == RD_OK && rd_modelInfo(model, &info) == RD_OK) {
-    CHECK(info.nnode == 1 && info.nrigid_body == 1 && info.njoint == 1 && info.ndof == 6 &&
+    CHECK_MSG(info.nnode == 1 && info.nrigid_body == 1 && info.njoint == 1 && info.ndof == 6 &&
               info.nconstraint == 3 && info.noutput == 1,
           "pendulum: model sizes %d %d %d %d %d %d", info.nnode, info.nrigid_body, info.njoint,
           info.ndof, info.nconstraint, info.noutput);
-    CHECK(near(rd_getOptionReal(model, "output.every"), 10), "pendulum: output.every");
+    CHECK_MSG(near(rd_getOptionReal(model, "output.every"), 10), "pendulum: output.every");
   }
   rd_destroyModel(&model);
   rd_destroySpec(&spec);
@@ -103,24 +90,24 @@ static void test_heavy_top(rdContext* ctx) {
     return;
   }
   char buf[64];
-  CHECK(rds_getOption(spec, "solver.method", buf, sizeof(buf)) == RD_OK &&
+  CHECK_MSG(rds_getOption(spec, "solver.method", buf, sizeof(buf)) == RD_OK &&
             !strcmp(buf, "generalized_alpha"),
         "heavy top: method");
-  CHECK(near(spec->opt.time_step, 2e-4) && near(spec->opt.final_time, 2) &&
+  CHECK_MSG(near(spec->opt.time_step, 2e-4) && near(spec->opt.final_time, 2) &&
             near(spec->opt.rho_inf, 0.9),
         "heavy top: solver options");
   const rdNodeDef* n = node(spec, 0);
-  CHECK(n->angular_velocity_frame == RD_FRAME_BODY && near(n->angular_velocity[1], 150) &&
+  CHECK_MSG(n->angular_velocity_frame == RD_FRAME_BODY && near(n->angular_velocity[1], 150) &&
             near(n->velocity[0], 4.61538) && near(n->position[1], 1),
         "heavy top: node state");
   const rdRigidBodyDef* b = &elem(spec, 0)->u.body;
-  CHECK(near(b->mass, 15) && near(b->inertia[0], 0.234375) && near(b->inertia[4], 0.46875) &&
+  CHECK_MSG(near(b->mass, 15) && near(b->inertia[0], 0.234375) && near(b->inertia[4], 0.46875) &&
             b->inertia[1] == 0,
         "heavy top: body");
-  CHECK(joint(spec, 0)->type == RD_JOINT_SPHERICAL && joint(spec, 0)->node[1] == RD_GROUND,
+  CHECK_MSG(joint(spec, 0)->type == RD_JOINT_SPHERICAL && joint(spec, 0)->node[1] == RD_GROUND,
         "heavy top: joint");
   rdModel* model = NULL;
-  CHECK(rd_compile(spec, &model) == RD_OK, "heavy top: compile: %s", rd_lastError(ctx));
+  CHECK_MSG(rd_compile(spec, &model) == RD_OK, "heavy top: compile: %s", rd_lastError(ctx));
   rd_destroyModel(&model);
   rd_destroySpec(&spec);
 }
@@ -132,7 +119,7 @@ static void test_all_features(rdContext* ctx) {
   if (!s) {
     return;
   }
-  CHECK(rds_count(s, RD_OBJ_NODE) == 5 && rds_count(s, RD_OBJ_TIMEFN) == 4 &&
+  CHECK_MSG(rds_count(s, RD_OBJ_NODE) == 5 && rds_count(s, RD_OBJ_TIMEFN) == 4 &&
             rds_count(s, RD_OBJ_ELEMENT) == 5 && rds_count(s, RD_OBJ_JOINT) == 10 &&
             rds_count(s, RD_OBJ_LOAD) == 2 && rds_count(s, RD_OBJ_TORQUE) == 2,
         "all_features: counts %d %d %d %d %d %d", rds_count(s, RD_OBJ_NODE),
@@ -142,37 +129,37 @@ static void test_all_features(rdContext* ctx) {
   double h = sqrt(0.5);
   for (int i = 0; i < 3; i++) {
     const double* q = node(s, i)->orientation;
-    CHECK(fabs(q[0] - h) < 1e-9 && fabs(q[3] - h) < 1e-9 && fabs(q[1]) < 1e-12,
+    CHECK_MSG(fabs(q[0] - h) < 1e-9 && fabs(q[3] - h) < 1e-9 && fabs(q[1]) < 1e-12,
           "all_features: orientation of node %d = (%g %g %g %g)", i, q[0], q[1], q[2], q[3]);
   }
-  CHECK(node(s, 3)->kind == RD_NODE_POINT, "all_features: point node");
+  CHECK_MSG(node(s, 3)->kind == RD_NODE_POINT, "all_features: point node");
   // inertia about the node, moved to the centre of mass: J - m(|c|^2 I - c c^T)
   const rdRigidBodyDef* b = &elem(s, 0)->u.body;
-  CHECK(near(b->inertia[0], 10 - 2 * 1) && near(b->inertia[4], 8) && near(b->inertia[8], 10),
+  CHECK_MSG(near(b->inertia[0], 10 - 2 * 1) && near(b->inertia[4], 8) && near(b->inertia[8], 10),
         "all_features: parallel axis %g %g %g", b->inertia[0], b->inertia[4], b->inertia[8]);
   const rdSpringDef* sp = &elem(s, 2)->u.spring;
-  CHECK(sp->node[1] == RD_GROUND && near(sp->anchor[2], 3) && near(sp->stiffness[0], 100) &&
+  CHECK_MSG(sp->node[1] == RD_GROUND && near(sp->anchor[2], 3) && near(sp->stiffness[0], 100) &&
             near(sp->stiffness[2], 5) && sp->rest_length == -1,
         "all_features: spring to ground");
   const rdSpringDef* sp2 = &elem(s, 3)->u.spring;
-  CHECK(sp2->node[1] == 1 && near(sp2->stiffness[0], 50) && sp2->stiffness[1] == 0 &&
+  CHECK_MSG(sp2->node[1] == 1 && near(sp2->stiffness[0], 50) && sp2->stiffness[1] == 0 &&
             near(sp2->rest_length, 0.5),
         "all_features: spring between nodes");
   const rdBushingDef* bu = &elem(s, 4)->u.bushing;
-  CHECK(near(bu->stiffness[0], 1) && near(bu->stiffness[35], 6) && bu->stiffness[1] == 0 &&
+  CHECK_MSG(near(bu->stiffness[0], 1) && near(bu->stiffness[35], 6) && bu->stiffness[1] == 0 &&
             bu->damping[0] == 0,
         "all_features: bushing");
   const rdJointDef* rev = joint(s, 3);
-  CHECK(rev->type == RD_JOINT_REVOLUTE && near(rev->axis[2], 1) && rev->angle_fn == 1 &&
+  CHECK_MSG(rev->type == RD_JOINT_REVOLUTE && near(rev->axis[2], 1) && rev->angle_fn == 1 &&
             rev->torque_fn == 0 && near(rev->torque, 2),
         "all_features: revolute (axis normalized, time functions)");
-  CHECK(near(joint(s, 2)->point[0], 1) && near(joint(s, 2)->point[1], 2),
+  CHECK_MSG(near(joint(s, 2)->point[0], 1) && near(joint(s, 2)->point[1], 2),
         "all_features: point defaults to the node position");
   const rdJointDef* pre = joint(s, 8);
-  CHECK(pre->motion_fn[0] == 3 && pre->motion_fn[5] == 2 && pre->motion_fn[1] == RD_NO_TIMEFN,
+  CHECK_MSG(pre->motion_fn[0] == 3 && pre->motion_fn[5] == 2 && pre->motion_fn[1] == RD_NO_TIMEFN,
         "all_features: prescribed motion");
   rdModel* model = NULL;
-  CHECK(rd_compile(s, &model) == RD_OK, "all_features: compile: %s", rd_lastError(ctx));
+  CHECK_MSG(rd_compile(s, &model) == RD_OK, "all_features: compile: %s", rd_lastError(ctx));
   rd_destroyModel(&model);
   rd_destroySpec(&s);
 }
@@ -187,17 +174,17 @@ static void test_overrides(rdContext* ctx) {
   if (!s) {
     return;
   }
-  CHECK(near(s->opt.time_step, 0.01), "--set solver.time_step");
-  CHECK(near(elem(s, 0)->u.body.mass, 2), "--set elements.body.mass");
-  CHECK(near(s->gravity[2], -1), "--set gravity");
-  CHECK(near(node(s, 0)->position[2], 0.25), "--set nodes.rod.position");
-  CHECK(s->opt.output_every == 5, "--set output.every");
-  CHECK(near(joint(s, 0)->point[2], 0.25), "--set joints.0.point");
+  CHECK_MSG(near(s->opt.time_step, 0.01), "--set solver.time_step");
+  CHECK_MSG(near(elem(s, 0)->u.body.mass, 2), "--set elements.body.mass");
+  CHECK_MSG(near(s->gravity[2], -1), "--set gravity");
+  CHECK_MSG(near(node(s, 0)->position[2], 0.25), "--set nodes.rod.position");
+  CHECK_MSG(s->opt.output_every == 5, "--set output.every");
+  CHECK_MSG(near(joint(s, 0)->point[2], 0.25), "--set joints.0.point");
   rd_destroySpec(&s);
   // a section the deck does not have is created
   const char* add[] = {"solver.max_iter=7"};
   s = read_ok(ctx, "tests/decks/good/minimal.yaml", add, 1);
-  CHECK(s && s->opt.max_iter == 7, "--set creates a section");
+  CHECK_MSG(s && s->opt.max_iter == 7, "--set creates a section");
   rd_destroySpec(&s);
 }
 
@@ -206,7 +193,7 @@ static void test_overrides(rdContext* ctx) {
 static void test_inputs(rdContext* ctx) {
   struct dirent** list = NULL;
   int n = scandir("input", &list, is_yaml, alphasort);
-  CHECK(n >= 2, "found %d decks in input/", n);
+  CHECK_MSG(n >= 2, "found %d decks in input/", n);
   for (int i = 0; i < n; i++) {
     char path[512];
     snprintf(path, sizeof(path), "input/%s", list[i]->d_name);
@@ -214,8 +201,8 @@ static void test_inputs(rdContext* ctx) {
     rdSpec* spec = read_ok(ctx, path, NULL, 0);
     rdModel* model = NULL;
     if (spec) {
-      CHECK(rds_count(spec, RD_OBJ_NODE) > 0, "%s: no nodes", path);
-      CHECK(rd_compile(spec, &model) == RD_OK, "%s: compile: %s", path, rd_lastError(ctx));
+      CHECK_MSG(rds_count(spec, RD_OBJ_NODE) > 0, "%s: no nodes", path);
+      CHECK_MSG(rd_compile(spec, &model) == RD_OK, "%s: compile: %s", path, rd_lastError(ctx));
     }
     rd_destroyModel(&model);
     rd_destroySpec(&spec);
@@ -243,8 +230,8 @@ static void test_beamdyn_sections(rdContext* ctx) {
     for (int j = 0; same && j < 6; j++) {
       same = ba->damping[j] == bb->damping[j];
     }
-    CHECK(same && ns == 49, "beamdyn_blade: the imported deck's 49 stations and damping");
-    CHECK(ba->nnode == 6 && rds_count(a, RD_OBJ_NODE) == 6 &&
+    CHECK_MSG(same && ns == 49, "beamdyn_blade: the imported deck's 49 stations and damping");
+    CHECK_MSG(ba->nnode == 6 && rds_count(a, RD_OBJ_NODE) == 6 &&
               !strcmp(node(a, 5)->name, "blade_5") && node(a, 5)->position[2] == 62.5,
           "beamdyn_blade: the deck's generated nodes");
     // the documented frame conversion: twist -90 - phi gives BeamDyn's section frame at the
@@ -255,9 +242,9 @@ static void test_beamdyn_sections(rdContext* ctx) {
         e = fmax(e, fabs(node(a, k)->orientation[j] - node(b, k)->orientation[j]));
       }
     }
-    CHECK(e < 1e-15, "beamdyn_blade: end frames of the twisted straight blade = BeamDyn's (%.3g)",
+    CHECK_MSG(e < 1e-15, "beamdyn_blade: end frames of the twisted straight blade = BeamDyn's (%.3g)",
           e);
-    CHECK(!strcmp(rd_specOrigin(a, RD_OBJ_BEAM, 0),
+    CHECK_MSG(!strcmp(rd_specOrigin(a, RD_OBJ_BEAM, 0),
                   "tests/decks/good/beamdyn_blade_straight.yaml:9:5"),
           "beamdyn_blade: origin %s", rd_specOrigin(a, RD_OBJ_BEAM, 0));
   }
@@ -268,14 +255,14 @@ static void test_beamdyn_sections(rdContext* ctx) {
 
 static void test_api_errors(rdContext* ctx) {
   rdSpec* spec = (rdSpec*)&spec;
-  CHECK(rd_readDeck(ctx, "no/such/deck.yaml", NULL, 0, &spec) == RD_ERR_IO && !spec,
+  CHECK_MSG(rd_readDeck(ctx, "no/such/deck.yaml", NULL, 0, &spec) == RD_ERR_IO && !spec,
         "missing file -> RD_ERR_IO");
-  CHECK(!strncmp(rd_lastError(ctx), "no/such/deck.yaml: cannot open", 30), "missing file: %s",
+  CHECK_MSG(!strncmp(rd_lastError(ctx), "no/such/deck.yaml: cannot open", 30), "missing file: %s",
         rd_lastError(ctx));
-  CHECK(rd_readDeck(ctx, NULL, NULL, 0, &spec) == RD_ERR_ARG, "NULL path");
-  CHECK(rd_readDeck(ctx, "input/pendulum.yaml", NULL, 1, &spec) == RD_ERR_ARG,
+  CHECK_MSG(rd_readDeck(ctx, NULL, NULL, 0, &spec) == RD_ERR_ARG, "NULL path");
+  CHECK_MSG(rd_readDeck(ctx, "input/pendulum.yaml", NULL, 1, &spec) == RD_ERR_ARG,
         "overrides NULL with noverride > 0");
-  CHECK(rd_readDeck(NULL, "input/pendulum.yaml", NULL, 0, &spec) == RD_ERR_HANDLE, "NULL context");
+  CHECK_MSG(rd_readDeck(NULL, "input/pendulum.yaml", NULL, 0, &spec) == RD_ERR_HANDLE, "NULL context");
 }
 
 
@@ -283,14 +270,14 @@ static void test_helpers(void) {
   double J[9] = {3, 0, 0, 0, 4, 0, 0, 0, 5}, c[3] = {1, 2, 0}, Jc[9];
   rd_deckInertiaToCom(Jc, J, 2, c);
   // m(|c|^2 I - c c^T) = 2 [[4, -2, 0], [-2, 1, 0], [0, 0, 5]]
-  CHECK(near(Jc[0], -5) && near(Jc[1], 4) && near(Jc[4], 2) && near(Jc[8], -5) && near(Jc[3], 4),
+  CHECK_MSG(near(Jc[0], -5) && near(Jc[1], 4) && near(Jc[4], 2) && near(Jc[8], -5) && near(Jc[3], 4),
         "parallel-axis theorem");
   double R[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, q[4], defect;
-  CHECK(rd_deckMatrixToQuat(q, R, &defect) == 0 && fabs(q[0] - sqrt(0.5)) < 1e-12 &&
+  CHECK_MSG(rd_deckMatrixToQuat(q, R, &defect) == 0 && fabs(q[0] - sqrt(0.5)) < 1e-12 &&
             fabs(q[3] - sqrt(0.5)) < 1e-12,
         "matrix to quaternion");
   double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
-  CHECK(rd_deckMatrixToQuat(q, F, &defect) < 0 && near(defect, 2), "reflection rejected");
+  CHECK_MSG(rd_deckMatrixToQuat(q, F, &defect) < 0 && near(defect, 2), "reflection rejected");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -303,7 +290,7 @@ static void test_alloc_failures(void) {
   rdAllocator a = {fa_malloc, fa_free, &f};
   rdContext* ctx = NULL;
   if (rd_createContext(&ctx, &a) != RD_OK) {
-    CHECK(0, "context with a failing allocator");
+    CHECK_MSG(0, "context with a failing allocator");
     return;
   }
   const char* set[] = {"solver.time_step=0.01"};
@@ -327,7 +314,7 @@ static void test_alloc_failures(void) {
       }
       rd_destroySpec(&spec);
     }
-    CHECK(ok && !bad, "%s: allocation failures: %d wrong statuses, finished %d", decks[k], bad,
+    CHECK_MSG(ok && !bad, "%s: allocation failures: %d wrong statuses, finished %d", decks[k], bad,
           ok);
   }
   rd_destroyContext(&ctx);
@@ -407,41 +394,42 @@ static int matches(const char* path, const badSpec* b, const char* err) {
 static void test_bad_decks(rdContext* ctx) {
   struct dirent** list = NULL;
   int n = scandir(BAD_DIR, &list, is_yaml, alphasort);
-  CHECK(n >= 20, "found %d bad decks in " BAD_DIR, n);
+  CHECK_MSG(n >= 20, "found %d bad decks in " BAD_DIR, n);
   for (int i = 0; i < n; i++) {
     char path[512];
     snprintf(path, sizeof(path), "%s/%s", BAD_DIR, list[i]->d_name);
     free(list[i]);
     badSpec b;
     if (read_header(path, &b) < 0) {
-      CHECK(0, "%s: no '# expect:' line", path);
+      CHECK_MSG(0, "%s: no '# expect:' line", path);
       continue;
     }
     const char* err = deck_error(ctx, path, &b);
-    CHECK(err && matches(path, &b, err), "%s: expected '%s', got '%s'", path, b.expect,
+    CHECK_MSG(err && matches(path, &b, err), "%s: expected '%s', got '%s'", path, b.expect,
           err ? err : "no error");
   }
   free(list);
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
-  if (rd_createContext(&ctx, NULL) != RD_OK) {
-    printf("0 passed, 1 failed\n");
-    return 1;
+  int st = rd_createContext(&ctx, NULL);
+  CHECK_MSG(st == RD_OK, "rd_createContext returned %d", st);
+  if (st != RD_OK) {
+    return TEST_SUMMARY();
   }
-  test_helpers();
-  test_pendulum(ctx);
-  test_heavy_top(ctx);
-  test_all_features(ctx);
-  test_overrides(ctx);
-  test_inputs(ctx);
-  test_beamdyn_sections(ctx);
-  test_api_errors(ctx);
-  test_bad_decks(ctx);
-  test_alloc_failures();
+  TEST_CASE(test_helpers());
+  TEST_CASE(test_pendulum(ctx));
+  TEST_CASE(test_heavy_top(ctx));
+  TEST_CASE(test_all_features(ctx));
+  TEST_CASE(test_overrides(ctx));
+  TEST_CASE(test_inputs(ctx));
+  TEST_CASE(test_beamdyn_sections(ctx));
+  TEST_CASE(test_api_errors(ctx));
+  TEST_CASE(test_bad_decks(ctx));
+  TEST_CASE(test_alloc_failures());
   rd_destroyContext(&ctx);
-  printf("%d passed, %d failed\n", npass, nfail);
-  return nfail ? 1 : 0;
+  return TEST_SUMMARY();
 }

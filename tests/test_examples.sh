@@ -7,31 +7,19 @@ src=$2
 san=${3:-}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-passed=0
-failed=0
-check() {  # check WHAT COMMAND...
-  what=$1
-  shift
-  if "$@" >"$stage/log" 2>&1; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $what"
-    cat "$stage/log"
-  fi
-}
-check install meson install -C "$build" --destdir "$stage" --quiet
+. "$src/tests/support/harness.sh"
+check_quiet install meson install -C "$build" --destdir "$stage" --quiet
 pcdir=$(dirname "$(find "$stage" -name rodrigues.pc | head -n 1)")
 libdir=$(dirname "$(find "$stage" -name 'librodrigues.so' | head -n 1)")
 export PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$stage"
-check pkg-config pkg-config --exists rodrigues
+check_quiet pkg-config pkg-config --exists rodrigues
 flags=$(pkg-config --cflags --libs rodrigues)
 libs=$(pkg-config --libs rodrigues)
 for ex in "$src"/examples/*.c; do
   name=$(basename "$ex" .c)
   # shellcheck disable=SC2086
-  check "build $name" cc -std=c11 -Wall -Wextra -Werror $san "$ex" $flags -lm -o "$stage/$name"
-  check "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name"
+  check_quiet "build $name" cc -std=c11 -Wall -Wextra -Werror $san "$ex" $flags -lm -o "$stage/$name"
+  check_quiet "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name"
 done
 # Fortran hosts: the installed module source, compiled with the host's compiler
 fmod=$(find "$stage" -name rodrigues.f90 | head -n 1)
@@ -39,12 +27,11 @@ if command -v gfortran >/dev/null 2>&1; then
   for ex in "$src"/examples/*.f90; do
     name=$(basename "$ex" .f90)
     # shellcheck disable=SC2086
-    check "build $name" gfortran -std=f2008 -Wall -Werror $san -J"$stage" "$fmod" "$ex" $libs \
+    check_quiet "build $name" gfortran -std=f2008 -Wall -Werror $san -J"$stage" "$fmod" "$ex" $libs \
       -o "$stage/$name"
-    check "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name" "$src/input/heavy_top.yaml"
+    check_quiet "run $name" env LD_LIBRARY_PATH="$libdir" "$stage/$name" "$src/input/heavy_top.yaml"
   done
 else
   echo "note: gfortran not found, Fortran examples not built"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
+#include "tests/support/models.h"
 #include "solver/linsol.h"
 #include "src/model/options.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // n x n saddle-point-like CSC test matrix: unsymmetric block [A B^T; B 0] with nb multipliers
 static void make(int n, int nb, unsigned seed, int** Ap, int** Ai, double** Ax) {
@@ -145,13 +145,13 @@ static void klu_stale_pivots(rdContext* ctx) {
 static void top(const char* linsol, int modified, double out[13], long* nfact) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, linsol);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, linsol);
   if (modified) {
     rds_setOption(s, "solver.modified_newton", "true");
   }
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_advance(m, d, 0.2, NULL, NULL) == RD_OK);
   memcpy(out, d->s.q, 7 * sizeof(double));
   memcpy(out + 7, d->s.v, 6 * sizeof(double));
@@ -162,16 +162,8 @@ static void top(const char* linsol, int modified, double out[13], long* nfact) {
 }
 
 
-int main(void) {
-  rdContext* ctx = NULL;
-  rd_createContext(&ctx, NULL);
-  conformance(ctx, RD_LINSOL_KLU, "klu");
-  conformance(ctx, RD_LINSOL_UMFPACK, "umfpack");
-  conformance(ctx, RD_LINSOL_DENSE, "dense");
-  klu_stale_pivots(ctx);
-  // (cholmod on a model with joints is refused: tests/test_cholmod.c)
-  rd_destroyContext(&ctx);
-  // the same trajectory with every backend; modified Newton saves factorizations
+// the same trajectory with every backend; modified Newton saves factorizations
+static void same_trajectory(void) {
   double ref[13], x[13];
   long nf_ref, nf;
   top("klu", 0, ref, &nf_ref);
@@ -196,5 +188,19 @@ int main(void) {
   // it; the velocities carry the difference times gamma / (beta h) = 2000 (test_ga_modified.c
   // checks it in units of the tolerance)
   CHECK(e < 1e-6);
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  TEST_CASE(conformance(ctx, RD_LINSOL_KLU, "klu"));
+  TEST_CASE(conformance(ctx, RD_LINSOL_UMFPACK, "umfpack"));
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense"));
+  TEST_CASE(klu_stale_pivots(ctx));
+  // (cholmod on a model with joints is refused: tests/test_cholmod.c)
+  rd_destroyContext(&ctx);
+  TEST_CASE(same_trajectory());
   return TEST_SUMMARY();
 }

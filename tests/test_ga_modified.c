@@ -8,12 +8,12 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 // a chain of n unit rods hanging along -z, revolute joints about y, swinging at 0.5 rad/s
 static rdSpec* chain_spec(rdContext* ctx, int n, double h) {
-  rdSpec* s = ga_chainModel(ctx, n, 0);
+  rdSpec* s = model_chain(ctx, n, 0);
   rds_setOption(s, "solver.method", "generalized_alpha");
   rds_setOptionReal(s, "solver.rho_inf", 0.9);
   rds_setOptionReal(s, "solver.time_step", h);
@@ -40,7 +40,7 @@ static int run(const runSpec* r, double tend, double* x, int nx, rdStats* st) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   int top = !strcmp(r->model, "top");
-  rdSpec* s = top ? ga_heavyTopSpec(ctx, 0.9, 2e-4, r->linsol) : chain_spec(ctx, 20, 1e-3);
+  rdSpec* s = top ? model_heavyTopAlpha(ctx, 0.9, 2e-4, r->linsol) : chain_spec(ctx, 20, 1e-3);
   if (!top && r->linsol) {
     rds_setOption(s, "solver.linear_solver", r->linsol);
   }
@@ -51,7 +51,7 @@ static int run(const runSpec* r, double tend, double* x, int nx, rdStats* st) {
   rds_setOption(s, "solver.modified_newton", r->modified ? "true" : "false");
   rdModel* m = NULL;
   rdData* d = NULL;
-  int ok = ga_make(s, &m, &d) == 0 && rd_advance(m, d, tend, NULL, NULL) == RD_OK;
+  int ok = model_make(s, &m, &d) == 0 && rd_advance(m, d, tend, NULL, NULL) == RD_OK;
   if (!ok) {
     printf("%s/%s: %s\n", r->model, r->linsol, rd_lastError(ctx));
   } else {
@@ -123,13 +123,13 @@ static void compare(const char* model, const char* linsol, const char* formulati
 static void test_new_h(void) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 2e-4, "klu");
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 2e-4, "klu");
   rds_setOption(s, "solver.modified_newton", "true");
   rds_setOptionReal(s, "solver.atol", ATOL);
   rds_setOptionReal(s, "solver.rtol", RTOL);
   rdModel* m = NULL;
   rdData* d = NULL;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   // at a constant h most steps keep the factorization
   long f0 = d->stats.factorizations;
   for (int k = 0; k < 50; k++) {
@@ -158,14 +158,15 @@ static void test_new_h(void) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   const char* linsol[] = {"klu", "umfpack", "dense"};
   for (int k = 0; k < 3; k++) {
-    compare("top", linsol[k], "index3", 0.1, 1, 2e-4);
+    TEST_CASE(compare("top", linsol[k], "index3", 0.1, 1, 2e-4));
   }
-  compare("top", "klu", "stabilized", 0.1, 1, 2e-4);
-  compare("chain", "klu", "index3", 0.5, 20, 1e-3);
-  compare("chain", "klu", "stabilized", 0.5, 20, 1e-3);
-  test_new_h();
+  TEST_CASE(compare("top", "klu", "stabilized", 0.1, 1, 2e-4));
+  TEST_CASE(compare("chain", "klu", "index3", 0.5, 20, 1e-3));
+  TEST_CASE(compare("chain", "klu", "stabilized", 0.5, 20, 1e-3));
+  TEST_CASE(test_new_h());
   return TEST_SUMMARY();
 }

@@ -12,7 +12,7 @@
 #include "rodrigues/rodrigues.h"
 #include "src/math/quadrature.h"
 #include "src/model/spec_impl.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 #define DECK "tests/decks/good/beam_lines.yaml"
 #define PI 3.14159265358979323846
@@ -300,12 +300,13 @@ static void test_errors(void) {
 }
 
 
-int main(void) {
-  test_deck_nodes();
-  test_straight();
-  test_arc();
-  test_spline();
-  test_twist();
-  test_errors();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_deck_nodes());
+  TEST_CASE(test_straight());
+  TEST_CASE(test_arc());
+  TEST_CASE(test_spline());
+  TEST_CASE(test_twist());
+  TEST_CASE(test_errors());
   return TEST_SUMMARY();
 }

@@ -8,7 +8,8 @@
 #include <unistd.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static rdModel* build(rdContext* ctx) {
   rdSpec* s = NULL;
@@ -18,15 +19,7 @@ static rdModel* build(rdContext* ctx) {
   n.angular_velocity[0] = 0.4;
   n.angular_velocity[1] = 1.0;
   n.angular_velocity[2] = 0.1;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = 0.9144;
-  b.inertia[4] = 1.098;
-  b.inertia[8] = 1.66;
-  rds_addRigidBody(s, &b);
+  model_addRigidBody(s, &n, "body", 1, (double[3]){0.9144, 1.098, 1.66}, NULL);
   rds_setOption(s, "solver.method", "nmb");
   rds_setOption(s, "solver.time_step", "0.01");
   rdModel* m = NULL;
@@ -43,13 +36,7 @@ static void test_reactions(rdContext* ctx, const char* path) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "bob";
   n.position[2] = -1;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 3;
-  b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
-  rds_addRigidBody(s, &b);
+  int node = model_addRigidBody(s, &n, "body", 3, (double[3]){0.1, 0.1, 0.1}, NULL);
   rdJointDef j = rd_defaultJointDef();
   j.name = "hinge";
   j.type = RD_JOINT_SPHERICAL;
@@ -89,17 +76,13 @@ static void test_reactions(rdContext* ctx, const char* path) {
 }
 
 
-int main(void) {
-  rdContext* ctx;
-  rd_createContext(&ctx, NULL);
+// 11 records written read back through the netCDF library; an aborted file removed; misuse
+static void test_write_read(rdContext* ctx, const char* path) {
   rdModel* m = build(ctx);
   rdData* d = NULL;
   CHECK(rd_createData(m, &d) == RD_OK);
   CHECK(rd_initialize(m, d) == RD_OK);
-  char dir[] = "/tmp/rd_nc_XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  char path[256], partial[300];
-  snprintf(path, sizeof(path), "%s/run.nc", dir);
+  char partial[300];
   snprintf(partial, sizeof(partial), "%s.partial", path);
 
   // write 11 records, keep what was written for comparison
@@ -155,10 +138,22 @@ int main(void) {
   CHECK(rd_createNetcdf(m, NULL, &nc) == RD_ERR_ARG);
   CHECK(rd_writeNetcdf(NULL, m, d) == RD_ERR_HANDLE);
   CHECK(rd_closeNetcdf(NULL, 1) == RD_OK);
-  test_reactions(ctx, path);
-  rmdir(dir);
   rd_destroyData(&d);
   rd_destroyModel(&m);
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  rdContext* ctx;
+  rd_createContext(&ctx, NULL);
+  char dir[] = "/tmp/rd_nc_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char path[256];
+  snprintf(path, sizeof(path), "%s/run.nc", dir);
+  TEST_CASE(test_write_read(ctx, path));
+  TEST_CASE(test_reactions(ctx, path));
+  rmdir(dir);
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

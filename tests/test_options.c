@@ -10,7 +10,7 @@
 
 #include "rodrigues/rodrigues.h"
 #include "src/model/options.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // the warnings a context passed on
 typedef struct {
@@ -188,9 +188,10 @@ static void test_deck(void) {
 }
 
 
-int main(void) {
-  test_table();
-  test_api();
-  test_deck();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_table());
+  TEST_CASE(test_api());
+  TEST_CASE(test_deck());
   return TEST_SUMMARY();
 }

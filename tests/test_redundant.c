@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Redundant constraint equations (solver/redundant.c) on small cases:
 // - two spherical joints at the heavy top's pivot: 3 of 6 equations redundant; removed, the run
-//   is the single-joint run to round-off and the second joint carries no reaction; error mode;
+//   is the single-joint run to round-off and the second joint carries no reaction; error mode
+//   names both joints;
 // - a planar four-bar modelled in 3D with four revolutes (20 equations, rank 17): the 3
 //   out-of-plane redundancies found, named in error mode; removed, the motion equals that of
 //   the non-redundant model (revolute, spherical, universal, revolute) within the tolerance;
@@ -15,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ga_models.h"
-#include "fail_alloc.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/support/fail_alloc.h"
+#include "tests/test_macros.h"
 
 // ---------------------------------------------------------------------------------------------
 // heavy top with a second pivot
@@ -27,14 +28,14 @@ static void double_pivot(void) {
   rd_createContext(&ctx, NULL);
   rdModel *m1, *m2;
   rdData *d1, *d2;
-  CHECK(ga_make(ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL), &m1, &d1) == 0);
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  CHECK(model_make(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL), &m1, &d1) == 0);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
   rdJointDef j = rd_defaultJointDef();
   j.name = "second_pivot";
   j.type = RD_JOINT_SPHERICAL;
   j.node[0] = 0;
   rds_addJoint(s, &j);
-  CHECK(ga_make(s, &m2, &d2) == 0);
+  CHECK(model_make(s, &m2, &d2) == 0);
   int joint[8], eq[8];
   int n = rd_getRedundantConstraints(m2, d2, joint, eq, 8);
   CHECK(n == 3);
@@ -95,6 +96,31 @@ static void double_pivot(void) {
   rd_destroyData(&d2);
   rd_destroyModel(&m1);
   rd_destroyModel(&m2);
+  rd_destroyContext(&ctx);
+}
+
+
+// error mode: the message names both joints
+static void double_pivot_error(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
+  rds_setOption(s, "solver.redundant_constraints", "error");
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "second_pivot";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = 0;
+  rds_addJoint(s, &j);
+  rdModel* m;
+  rdData* d;
+  int st = model_make(s, &m, &d);
+  const char* msg = rd_lastError(ctx);
+  printf("redundant joints: %s\n", msg);
+  CHECK(st < 0);
+  CHECK(strstr(msg, "pivot") != NULL && strstr(msg, "second_pivot") != NULL);
+  CHECK(strstr(msg, "redundant") != NULL);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
   rd_destroyContext(&ctx);
 }
 
@@ -219,7 +245,7 @@ static void fourbar_cases(void) {
   rds_setOption(s, "solver.redundant_constraints", "error");
   rdModel* m;
   rdData* d;
-  int st = ga_make(s, &m, &d);
+  int st = model_make(s, &m, &d);
   const char* msg = rd_lastError(ctx);
   CHECK(st == RD_ERR_MODEL);
   CHECK(strstr(msg, "the loop of joints 'O', 'A', 'B', 'Q' has 20 equations of rank 17") != NULL);
@@ -229,15 +255,15 @@ static void fourbar_cases(void) {
   // the same with the static method, at rd_initialize
   s = fourbar(ctx, 1, 1, "static");
   rds_setOption(s, "solver.redundant_constraints", "error");
-  CHECK(ga_make(s, &m, &d) == RD_ERR_MODEL);
+  CHECK(model_make(s, &m, &d) == RD_ERR_MODEL);
   rd_destroyData(&d);
   rd_destroyModel(&m);
 
   // removed: the same motion as the non-redundant model
   rdModel *mr, *mn;
   rdData *dr, *dn;
-  CHECK(ga_make(fourbar(ctx, 1, 0, "generalized_alpha"), &mr, &dr) == 0);
-  CHECK(ga_make(fourbar(ctx, 0, 0, "generalized_alpha"), &mn, &dn) == 0);
+  CHECK(model_make(fourbar(ctx, 1, 0, "generalized_alpha"), &mr, &dr) == 0);
+  CHECK(model_make(fourbar(ctx, 0, 0, "generalized_alpha"), &mn, &dn) == 0);
   int joint[8], eq[8];
   int n = rd_getRedundantConstraints(mr, dr, joint, eq, 8);
   printf("four-bar, four revolutes: %d equations removed:", n);
@@ -270,7 +296,7 @@ static void fourbar_cases(void) {
   rd_destroyModel(&mn);
 
   // static, crank driven: the rocker pin against the closed form, with 3 equations removed
-  CHECK(ga_make(fourbar(ctx, 1, 1, "static"), &m, &d) == 0);
+  CHECK(model_make(fourbar(ctx, 1, 1, "static"), &m, &d) == 0);
   CHECK(rd_getRedundantConstraints(m, d, NULL, NULL, 0) == 3);
   double worst = 0;
   for (int k = 0; k < 10; k++) {
@@ -310,15 +336,15 @@ static void no_redundancy(void) {
   rd_createContext(&ctx, NULL);
   rdModel* m;
   rdData* d;
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
   rds_setOption(s, "solver.redundant_constraints", "error");
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_getRedundantConstraints(m, d, NULL, NULL, 0) == 0);
   rd_destroyData(&d);
   rd_destroyModel(&m);
   s = fourbar(ctx, 0, 0, "generalized_alpha");
   rds_setOption(s, "solver.redundant_constraints", "error");
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   rdStats st;
   rd_getStats(d, &st);
   CHECK(st.redundant_constraints == 0);
@@ -380,7 +406,7 @@ static void alloc_failures(void) {
 // redundant) agrees with the first, or prescribes x = 0.01 t, which the first forbids
 
 static rdSpec* two_drivers(rdContext* ctx, const char* second_x) {
-  rdSpec* s = ga_heavyTopSpec(ctx, 0.9, 1e-3, NULL);
+  rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL);
   rdJointDef j = rd_defaultJointDef();
   j.name = "hold";
   j.type = RD_JOINT_PRESCRIBED;
@@ -405,7 +431,7 @@ static void conflicts(void) {
   rdModel* m;
   rdData* d;
   // consistent: the drive's 6 equations (and the pivot's 3) depend on hold's; 20 steps run
-  CHECK(ga_make(two_drivers(ctx, NULL), &m, &d) == 0);
+  CHECK(model_make(two_drivers(ctx, NULL), &m, &d) == 0);
   int joint[16], eq[16];
   int n = rd_getRedundantConstraints(m, d, joint, eq, 16);
   printf("two prescribed joints that agree: %d equations removed\n", n);
@@ -418,7 +444,7 @@ static void conflicts(void) {
   rd_destroyData(&d);
   rd_destroyModel(&m);
   // conflicting: refused at the first step whose start violates a removed equation
-  CHECK(ga_make(two_drivers(ctx, "0.01 * t"), &m, &d) == 0);
+  CHECK(model_make(two_drivers(ctx, "0.01 * t"), &m, &d) == 0);
   st = RD_OK;
   int steps = 0;
   for (; steps < 20 && st == RD_OK; steps++) {
@@ -434,11 +460,13 @@ static void conflicts(void) {
 }
 
 
-int main(void) {
-  alloc_failures();
-  double_pivot();
-  conflicts();
-  fourbar_cases();
-  no_redundancy();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(alloc_failures());
+  TEST_CASE(double_pivot());
+  TEST_CASE(double_pivot_error());
+  TEST_CASE(conflicts());
+  TEST_CASE(fourbar_cases());
+  TEST_CASE(no_redundancy());
   return TEST_SUMMARY();
 }

@@ -6,7 +6,8 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 // heavy symmetric top pinned at the origin (gravity), with a time-varying moment on top if
 // nudge (without it only the weight acts: the rigid steppers' path without rd_evalLoads, whose
@@ -22,24 +23,12 @@ static rdModel* build(rdContext* ctx, const char* method, int extra_node, const 
   n.angular_velocity[2] = 20;
   n.angular_velocity_frame = RD_FRAME_BODY;
   rdu_rotvecToQuat(n.orientation, (double[3]){0.3, 0, 0});
-  int node = rds_addNode(s, &n);
+  int node = model_addRigidBody(s, &n, "body", 2, (double[3]){3, 3, 1}, (double[3]){0, 0, 1});
   if (extra_node) {
     n.name = "other";
     rds_addNode(s, &n);
   }
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 2;
-  b.inertia[0] = b.inertia[4] = 3;
-  b.inertia[8] = 1;
-  b.com[2] = 1;
-  rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  rds_addJoint(s, &j);
+  model_addPivot(s, node);
   rdTimeFnDef f = rd_defaultTimeFnDef();
   f.name = "wave";
   f.type = RD_TIMEFN_EXPRESSION;
@@ -61,12 +50,7 @@ static rdModel* build(rdContext* ctx, const char* method, int extra_node, const 
     rds_setOption(s, "solver.modified_newton", "true");
     rds_setOption(s, "solver.linear_solver", modified);
   }
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
+  return model_compile(s);
 }
 
 
@@ -195,7 +179,8 @@ static void test_bad_files(rdContext* ctx, const char* method, const char* path)
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx;
   rd_createContext(&ctx, NULL);
   char path[] = "/tmp/rd_ckpt_XXXXXX";
@@ -206,20 +191,20 @@ int main(void) {
   for (int nudge = 1; nudge >= 0; nudge--) {
     for (int k = 0; k < RD_METHOD_COUNT; k++) {
       if (k != RD_METHOD_STATIC) {
-        test_method(ctx, rd_methodName(k), NULL, nudge, path, &tested, &first_ok);
+        TEST_CASE(test_method(ctx, rd_methodName(k), NULL, nudge, path, &tested, &first_ok));
       }
     }
   }
   // the factorization kept across steps by modified Newton, with every linear solver
   const char* linsol[] = {"klu", "umfpack", "dense"};
   for (int k = 0; k < 3; k++) {
-    test_method(ctx, "generalized_alpha", linsol[k], 1, path, &tested, &first_ok);
+    TEST_CASE(test_method(ctx, "generalized_alpha", linsol[k], 1, path, &tested, &first_ok));
   }
-  test_held_loads(ctx, path);
+  TEST_CASE(test_held_loads(ctx, path));
   printf("restart checked for %d methods\n", tested);
   CHECK(tested >= 1);
   if (first_ok) {
-    test_bad_files(ctx, first_ok, path);
+    TEST_CASE(test_bad_files(ctx, first_ok, path));
   }
   remove(path);
   rd_destroyContext(&ctx);

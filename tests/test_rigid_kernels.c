@@ -12,7 +12,7 @@
 
 #include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
-#include "test_macros.h"
+#include "tests/test_macros.h"
 
 // uniform in [0, 1]
 static double urand(void) {
@@ -216,10 +216,11 @@ static void test_solves(void) {
 }
 
 
-int main(void) {
-  test_rotcoef();
-  test_rotvec_tangent();
-  test_quaternions();
-  test_solves();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_rotcoef());
+  TEST_CASE(test_rotvec_tangent());
+  TEST_CASE(test_quaternions());
+  TEST_CASE(test_solves());
   return TEST_SUMMARY();
 }

@@ -2,18 +2,19 @@
 // Rigid steppers and the model: checks, initialization, evaluations, Newton failures.
 //
 // What check() rejects (with clear messages), consistent initial
-// accelerations (heavy top A6 of benchmarks.md), the node placed off the pivot, torque
+// accelerations (heavy top A6 of docs/benchmarks.md), the node placed off the pivot, torque
 // evaluations per step, Newton iteration counts, and a failing inner Newton that must surface
 // as an error naming the method, the body and the time.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/rigid_models.h"
+#include "tests/support/rigid_models.h"
 #include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
-#include "test_rigid_ref.h"
+#include "tests/test_macros.h"
+#include "tests/support/models.h"
+#include "tests/support/rigid_ref.h"
 
 static const char* const all_methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea",
                                           "liemid_i", "sw", "hstagm", "akw"};
@@ -23,42 +24,14 @@ static const char* const all_methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2"
 // heavy top of Bruls-Cardona-Arnold (A6): node at the centre of mass X = (0, 1, 0) or at the
 // pivot (then com = X and the inertia moved to the pivot by the library)
 static rdModel* build_heavy_top(rdContext* ctx, const char* method, int node_at_pivot) {
-  rdSpec* s = NULL;
-  rd_createSpec(ctx, &s);
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "top";
-  n.angular_velocity[1] = 150;
-  n.angular_velocity[2] = -4.61538;
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  if (!node_at_pivot) {
-    n.position[1] = 1;
-    n.velocity[0] = 4.61538;
-  }
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 15;
-  b.inertia[0] = b.inertia[8] = 0.234375;
-  b.inertia[4] = 0.46875;
-  if (node_at_pivot) {
-    b.com[1] = 1;
-  }
-  rds_addRigidBody(s, &b);
-  ref_addPivot(s, node);
-  rds_setGravity(s, (double[3]){0, 0, -9.81});
+  rdSpec* s = model_heavyTop(ctx, node_at_pivot);
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "1e-4");
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
+  return model_compile(s);
 }
 
 
-// consistent initial accelerations (benchmarks.md A6, EXACT): body angular acceleration
+// consistent initial accelerations (docs/benchmarks.md A6, EXACT): body angular acceleration
 // (661.3461692307692, 0, 0), centre-of-mass acceleration (0, -21.3017325444, -30.9608307692308)
 static void test_initial_accelerations(rdContext* ctx) {
   for (int k = 0; k < NALL; k++) {
@@ -104,7 +77,7 @@ static void test_evaluations(rdContext* ctx) {
   double psi0[3] = {0.3, 0, 0}, W0[3] = {0, 0, 50};
   for (int k = 0; k < NALL; k++) {
     const char* meth = all_methods[k];
-    rdModel* m = ref_buildTop(ctx, meth, 1e-3, psi0, W0);
+    rdModel* m = model_lagrangeTop(ctx, meth, 1e-3, psi0, W0);
     rdData* d = NULL;
     CHECK(rd_createData(m, &d) == RD_OK);
     CHECK(rd_initialize(m, d) == RD_OK);
@@ -154,17 +127,8 @@ static rdModel* build_top_opts(rdContext* ctx, const char* method, const char* c
   n.angular_velocity[1] = -2;
   n.angular_velocity[2] = 50;
   n.angular_velocity_frame = RD_FRAME_BODY;
-  rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "spinner";
-  b.node = 0;
-  b.mass = 1;
-  b.inertia[0] = 3;
-  b.inertia[4] = 4;
-  b.inertia[8] = 1;
-  b.com[2] = 1;
-  rds_addRigidBody(s, &b);
-  ref_addPivot(s, 0);
+  int node = model_addRigidBody(s, &n, "spinner", 1, (double[3]){3, 4, 1}, (double[3]){0, 0, 1});
+  model_addPivot(s, node);
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   for (int i = 0; i < nopt; i++) {
@@ -173,12 +137,7 @@ static rdModel* build_top_opts(rdContext* ctx, const char* method, const char* c
     snprintf(key, sizeof(key), "%.*s", (int)(eq - opts[i]), opts[i]);
     rds_setOption(s, key, eq + 1);
   }
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
+  return model_compile(s);
 }
 
 
@@ -324,7 +283,7 @@ static void test_check(rdContext* ctx) {
 static void test_uneven_steps(rdContext* ctx) {
   double psi0[3] = {0.3, 0, 0}, W0[3] = {0, 0, 50};
   for (int k = 0; k < NALL; k++) {
-    rdModel* m = ref_buildTop(ctx, all_methods[k], 1e-3, psi0, W0);
+    rdModel* m = model_lagrangeTop(ctx, all_methods[k], 1e-3, psi0, W0);
     rdData* d = NULL;
     CHECK(rd_createData(m, &d) == RD_OK);
     CHECK(rd_initialize(m, d) == RD_OK);
@@ -360,15 +319,7 @@ static void add_top(rdSpec* s, const char* name, double x) {
   ref_rotvecToQuat(n.orientation, (double[3]){0.3, 0, 0});
   n.angular_velocity[2] = 50;
   n.angular_velocity_frame = RD_FRAME_BODY;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = name;
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = b.inertia[4] = 4;
-  b.inertia[8] = 1;
-  b.com[2] = 1;
-  rds_addRigidBody(s, &b);
+  int node = model_addRigidBody(s, &n, name, 1, (double[3]){4, 4, 1}, (double[3]){0, 0, 1});
   rdJointDef j = rd_defaultJointDef();
   j.name = name;
   j.type = RD_JOINT_SPHERICAL;
@@ -387,16 +338,7 @@ static void add_free(rdSpec* s, const char* name) {
   n.angular_velocity[2] = 0.03476;
   n.angular_velocity_frame = RD_FRAME_BODY;
   n.velocity[2] = 3;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = name;
-  b.node = node;
-  b.mass = 2;
-  b.inertia[0] = 0.9144;
-  b.inertia[4] = 1.098;
-  b.inertia[8] = 1.66;
-  b.com[1] = 0.25;
-  rds_addRigidBody(s, &b);
+  model_addRigidBody(s, &n, name, 2, (double[3]){0.9144, 1.098, 1.66}, (double[3]){0, 0.25, 0});
 }
 
 
@@ -418,12 +360,7 @@ static rdModel* build_pair(rdContext* ctx, const char* method, int which) {
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "1e-3");
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
+  return model_compile(s);
 }
 
 
@@ -519,19 +456,9 @@ static rdModel* build_path(rdContext* ctx, const char* method, int path, const d
     rdu_quatRotate(n.position, n.orientation, c);
     rdu_quatRotate(n.velocity, n.orientation, Wc);
   }
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = PMASS;
-  b.inertia[0] = 0.3;
-  b.inertia[4] = 0.5;
-  b.inertia[8] = 0.2;
-  if (!at_com) {
-    memcpy(b.com, c, sizeof(b.com));
-  }
-  rds_addRigidBody(s, &b);
-  ref_addPivot(s, node);
+  const double J[3] = {0.3, 0.5, 0.2};
+  int node = model_addRigidBody(s, &n, "body", PMASS, J, at_com ? NULL : c);
+  model_addPivot(s, node);
   if (path == PATH_WEIGHT || path == PATH_HOSTLOAD || path == PATH_WEIGHT_AT_COM) {
     rds_setGravity(s, (double[3]){0, 0, -PG});
   }
@@ -565,12 +492,7 @@ static rdModel* build_path(rdContext* ctx, const char* method, int path, const d
   }
   rds_setOption(s, "solver.method", method);
   rds_setOption(s, "solver.time_step", "1e-3");
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
+  return model_compile(s);
 }
 
 
@@ -579,7 +501,7 @@ static void test_load_paths(rdContext* ctx) {
   for (int g = 0; g < 2; g++) {
     const double* c = g ? off : axis;
     for (int k = 0; k < NALL; k++) {
-      double q0[4], W0[3], worst = 0;
+      double q0[4] = {1, 0, 0, 0}, W0[3] = {0, 0, 0}, worst = 0;
       int wpath = 0;
       for (int p = 0; p < PATH_COUNT; p++) {
         pathUser user;
@@ -616,11 +538,11 @@ static void test_load_paths(rdContext* ctx) {
 }
 
 
-// Coulomb wall (seed 003 §3.6) as the built-in law and as a callback of the same formula (the
-// bench's independent copy, bench/rigid_models.h)
+// Coulomb wall (Krysl & Endres §3.6) as the built-in law and as a callback of the same formula
+// (the independent copy of tests/support/rigid_models.h)
 static int coulomb_cb(double t, const double R[9], double torque[3], void* user) {
   (void)user;
-  rigid_torque_coulomb(t, R, torque);
+  rigid_torque_coulomb(t, R, torque, NULL);
   return 0;
 }
 
@@ -636,15 +558,7 @@ static void test_coulomb_paths(rdContext* ctx) {
       n.angular_velocity[1] = 2.0 / 3;
       n.angular_velocity[2] = 4.0 / 9;
       n.angular_velocity_frame = RD_FRAME_BODY;
-      int node = rds_addNode(s, &n);
-      rdRigidBodyDef b = rd_defaultRigidBodyDef();
-      b.name = "body";
-      b.node = node;
-      b.mass = 1;
-      b.inertia[0] = 2;
-      b.inertia[4] = 3;
-      b.inertia[8] = 4.5;
-      rds_addRigidBody(s, &b);
+      int node = model_addRigidBody(s, &n, "body", 1, (double[3]){2, 3, 4.5}, NULL);
       rdTorqueLawDef tl = rd_defaultTorqueLawDef();
       tl.name = "wall";
       tl.node = node;
@@ -669,18 +583,19 @@ static void test_coulomb_paths(rdContext* ctx) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  test_initial_accelerations(ctx);
-  test_node_placement(ctx);
-  test_evaluations(ctx);
-  test_newton_failure(ctx);
-  test_check(ctx);
-  test_uneven_steps(ctx);
-  test_two_bodies(ctx);
-  test_load_paths(ctx);
-  test_coulomb_paths(ctx);
+  TEST_CASE(test_initial_accelerations(ctx));
+  TEST_CASE(test_node_placement(ctx));
+  TEST_CASE(test_evaluations(ctx));
+  TEST_CASE(test_newton_failure(ctx));
+  TEST_CASE(test_check(ctx));
+  TEST_CASE(test_uneven_steps(ctx));
+  TEST_CASE(test_two_bodies(ctx));
+  TEST_CASE(test_load_paths(ctx));
+  TEST_CASE(test_coulomb_paths(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

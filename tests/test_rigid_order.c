@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Rigid steppers: observed orders of convergence on the Lagrangian tops.
 //
-// The fast and slow Lagrangian tops of seed 003 §3.4-3.5 against an independent Dormand-Prince
-// reference, and NMB == NMS to round-off.
+// The fast and slow Lagrangian tops of Krysl & Endres 2005 §3.4-3.5 (the paper:
+// tests/support/rigid_models.h) against an independent Dormand-Prince reference, and NMB == NMS
+// to round-off.
 //
-// Final time 1 for both tops, and the seed's t = 10 for the fast top with the second-order
+// Final time 1 for both tops, and the paper's t = 10 for the fast top with the second-order
 // methods only (at t = 10 the first-order LIEMID[E1]/[E2] errors pass through a phase where
 // they partly cancel, so their observed order wanders); steps h0/2, h0/4, h0/8 with h0 = 1e-3
 // (fast) and 1e-2 (slow); the order is taken from the two smallest steps.
@@ -14,8 +15,9 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
-#include "test_rigid_ref.h"
+#include "tests/test_macros.h"
+#include "tests/support/models.h"
+#include "tests/support/rigid_ref.h"
 
 typedef struct {
   const char* name;
@@ -60,7 +62,7 @@ static void reference(const topCase* tc, double y[7]) {
 
 static double error_of(rdContext* ctx, const topCase* tc, const char* method, double h,
                        const double yref[7]) {
-  rdModel* m = ref_buildTop(ctx, method, h, tc->psi0, tc->W0);
+  rdModel* m = model_lagrangeTop(ctx, method, h, tc->psi0, tc->W0);
   double q[4], W[3];
   int st = m ? ref_run(m, tc->tend, q, W, NULL) : RD_ERR_MODEL;
   rd_destroyModel(&m);
@@ -97,8 +99,8 @@ static void test_orders(rdContext* ctx, const topCase* tc) {
 static void test_nmb_nms(rdContext* ctx) {
   const topCase* tc = &tops[0];
   double qa[4], qb[4], Wa[3], Wb[3];
-  rdModel* a = ref_buildTop(ctx, "nmb", 1e-3, tc->psi0, tc->W0);
-  rdModel* b = ref_buildTop(ctx, "nms", 1e-3, tc->psi0, tc->W0);
+  rdModel* a = model_lagrangeTop(ctx, "nmb", 1e-3, tc->psi0, tc->W0);
+  rdModel* b = model_lagrangeTop(ctx, "nms", 1e-3, tc->psi0, tc->W0);
   CHECK(ref_run(a, 1.0, qa, Wa, NULL) == RD_OK);
   CHECK(ref_run(b, 1.0, qb, Wb, NULL) == RD_OK);
   double J[3] = {5, 5, 1};
@@ -115,8 +117,8 @@ static void test_nmb_nms(rdContext* ctx) {
   const double hs[2] = {0.1, 0.05};
   for (int k = 0; k < 2; k++) {
     rdStats sa, sb;
-    a = ref_buildTop(ctx, "nmb", hs[k], tc->psi0, tc->W0);
-    b = ref_buildTop(ctx, "nms", hs[k], tc->psi0, tc->W0);
+    a = model_lagrangeTop(ctx, "nmb", hs[k], tc->psi0, tc->W0);
+    b = model_lagrangeTop(ctx, "nms", hs[k], tc->psi0, tc->W0);
     CHECK(ref_run(a, 100 * hs[k], qa, Wa, &sa) == RD_OK);
     CHECK(ref_run(b, 100 * hs[k], qb, Wb, &sb) == RD_OK);
     dq = ref_attitudeError(qa, qb);
@@ -135,13 +137,14 @@ static void test_nmb_nms(rdContext* ctx) {
 }
 
 
-int main(void) {
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   for (int i = 0; i < 3; i++) {
-    test_orders(ctx, &tops[i]);
+    TEST_CASE(test_orders(ctx, &tops[i]));
   }
-  test_nmb_nms(ctx);
+  TEST_CASE(test_nmb_nms(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "src/model/data_impl.h"
-#include "ga_models.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 
 static rdSpec* spec(rdContext* ctx, double h, int load_steps) {
   rdSpec* s = NULL;
@@ -20,44 +20,14 @@ static rdSpec* spec(rdContext* ctx, double h, int load_steps) {
 }
 
 
-// f(t) = t
-static int ramp(rdSpec* s) {
-  static const double t[2] = {0, 1}, y[2] = {0, 1};
-  rdTimeFnDef f = rd_defaultTimeFnDef();
-  f.name = "ramp";
-  f.type = RD_TIMEFN_LINEAR;
-  f.npoint = 2;
-  f.t = t;
-  f.y = y;
-  return rds_addTimeFn(s, &f);
-}
-
-
 // a point node on a zero-length spring (tension k1 e + k3 e^3) under a ramped force F t:
 // linear (k3 = 0) x = F t / k1 in one Newton iteration; cubic: k1 e + k3 e^3 = |F| t
 static void spring_mass(double k3) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   rdSpec* s = spec(ctx, 0.25, 1);
-  int f = ramp(s);
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "p";
-  n.kind = RD_NODE_POINT;
-  n.velocity[0] = 3;  // ignored: a static state is at rest
-  rds_addNode(s, &n);
-  rdPointMassDef pm = rd_defaultPointMassDef();
-  pm.name = "pm";
-  pm.node = 0;
-  pm.mass = 1;
-  rds_addPointMass(s, &pm);
-  rdSpringDef sp = rd_defaultSpringDef();
-  sp.name = "k";
-  sp.node[0] = 0;
-  sp.node[1] = RD_GROUND;
-  sp.stiffness[0] = 10;
-  sp.stiffness[2] = k3;
-  sp.rest_length = 0;
-  rds_addSpring(s, &sp);
+  int f = model_addRamp(s);
+  model_addSpringMass(s, 0, 3, 10, k3);  // the velocity 3 is ignored: a static state is at rest
   const double F[3] = {5, 2, -1};
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "F";
@@ -67,7 +37,7 @@ static void spring_mass(double k3) {
   rds_addLoad(s, &l);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   double Fn = sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]), worst = 0;
   for (int k = 1; k <= 4 && d; k++) {
     CHECK(rd_step(m, d, 0) == RD_OK);
@@ -98,17 +68,10 @@ static void spring_mass(double k3) {
 // turned by the joint torque tau t against gravity: m g L sin(theta) = -tau t
 static rdSpec* pendulum(rdContext* ctx, double h, int load_steps, double tau) {
   rdSpec* s = spec(ctx, h, load_steps);
-  int f = ramp(s);
+  int f = model_addRamp(s);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "arm";
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "arm";
-  b.node = node;
-  b.mass = 2;
-  b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
-  b.com[2] = -0.5;
-  rds_addRigidBody(s, &b);
+  int node = model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
   rdJointDef j = rd_defaultJointDef();
   j.name = "hinge";
   j.type = RD_JOINT_REVOLUTE;
@@ -136,7 +99,7 @@ static void hanging(void) {
   double mgL = 2 * 9.81 * 0.5, tau = -0.95 * mgL;
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(pendulum(ctx, 0.1, 1, tau), &m, &d) == 0);
+  CHECK(model_make(pendulum(ctx, 0.1, 1, tau), &m, &d) == 0);
   double worst = 0;
   for (int k = 1; k <= 10 && d; k++) {
     CHECK(rd_step(m, d, 0) == RD_OK);
@@ -169,7 +132,7 @@ static void cutting(void) {
   rds_setOptionReal(s, "solver.max_iter", 5);
   rdModel* m;
   rdData* d;
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   int st = rd_step(m, d, 0);
   rdStats stats;
   rd_getStats(d, &stats);
@@ -185,7 +148,7 @@ static void cutting(void) {
   s = pendulum(ctx, 1, 1, -0.95 * mgL);
   rds_setOptionReal(s, "solver.max_iter", 5);
   rds_setOptionReal(s, "solver.max_step_cuts", 0);
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   st = rd_step(m, d, 0);
   printf("no cuts: %s\n", rd_lastError(ctx));
   CHECK(st < 0);
@@ -195,7 +158,7 @@ static void cutting(void) {
   // load_steps = 8 takes the same load without a cut
   s = pendulum(ctx, 1, 8, -0.95 * mgL);
   rds_setOptionReal(s, "solver.max_iter", 6);
-  CHECK(ga_make(s, &m, &d) == 0);
+  CHECK(model_make(s, &m, &d) == 0);
   CHECK(rd_step(m, d, 0) == RD_OK);
   rd_getStats(d, &stats);
   CHECK(stats.rejected_steps == 0);
@@ -218,17 +181,10 @@ static void driven(void) {
     j.type = RD_JOINT_REVOLUTE;
     j.node[0] = 0;
     j.axis[1] = 1;
-    j.angle_fn = ramp(s);
+    j.angle_fn = model_addRamp(s);
     rdNodeDef n = rd_defaultNodeDef();
     n.name = "arm";
-    rds_addNode(s, &n);
-    rdRigidBodyDef b = rd_defaultRigidBodyDef();
-    b.name = "arm";
-    b.node = 0;
-    b.mass = 2;
-    b.inertia[0] = b.inertia[4] = b.inertia[8] = 0.1;
-    b.com[2] = -0.5;
-    rds_addRigidBody(s, &b);
+    model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
     rds_addJoint(s, &j);
     double g[3] = {0, 0, -9.81};
     rds_setGravity(s, g);
@@ -237,7 +193,7 @@ static void driven(void) {
     }
     rdModel* m;
     rdData* d;
-    CHECK(ga_make(s, &m, &d) == 0);
+    CHECK(model_make(s, &m, &d) == 0);
     CHECK(m->joint[0].nrow == 6);
     CHECK(rd_advance(m, d, 1.0, NULL, NULL) == RD_OK);
     double W[3];
@@ -255,12 +211,12 @@ static void driven(void) {
 }
 
 
-int main(void) {
-  (void)ga_heavyTopSpec;
-  spring_mass(0);
-  spring_mass(40);
-  hanging();
-  cutting();
-  driven();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(spring_mass(0));
+  TEST_CASE(spring_mass(40));
+  TEST_CASE(hanging());
+  TEST_CASE(cutting());
+  TEST_CASE(driven());
   return TEST_SUMMARY();
 }

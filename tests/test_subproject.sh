@@ -5,19 +5,7 @@
 src=$1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-passed=0
-failed=0
-step() {  # step WHAT COMMAND...
-  what=$1
-  shift
-  if "$@" >"$work/log" 2>&1; then
-    passed=$((passed + 1))
-  else
-    failed=$((failed + 1))
-    echo "FAIL $what"
-    tail -n 30 "$work/log"
-  fi
-}
+. "$src/tests/support/harness.sh"
 mkdir -p "$work/host/subprojects"
 ln -s "$src" "$work/host/subprojects/rodrigues"
 cp "$src/examples/host_damper.c" "$work/host/"
@@ -28,8 +16,7 @@ executable('host_damper', 'host_damper.c',
   dependencies: [rodrigues.get_variable('rodrigues_dep'),
                  meson.get_compiler('c').find_library('m')])
 MESON
-step "meson setup" meson setup "$work/build" "$work/host"
-step "build" ninja -C "$work/build"
-step "run" "$work/build/host_damper"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_quiet "meson setup" meson setup "$work/build" "$work/host"
+check_quiet "build" ninja -C "$work/build"
+check_quiet "run" "$work/build/host_damper"
+summary

@@ -12,7 +12,8 @@
 #include "src/model/data_impl.h"
 #include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
-#include "test_macros.h"
+#include "tests/support/models.h"
+#include "tests/test_macros.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -36,19 +37,8 @@ static rdModel* build(rdContext* ctx, const char* method) {
   n.angular_velocity[1] = 30;
   n.angular_velocity_frame = RD_FRAME_BODY;
   rdu_rotvecToQuat(n.orientation, (double[3]){0.2, 0, 0});
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 15;
-  b.inertia[0] = b.inertia[8] = 0.234375;
-  b.inertia[4] = 0.46875;
-  rds_addRigidBody(s, &b);
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  rds_addJoint(s, &j);
+  int node = model_addRigidBody(s, &n, "body", 15, (double[3]){0.234375, 0.46875, 0.234375}, NULL);
+  model_addPivot(s, node);
   rdTimeFnDef f = rd_defaultTimeFnDef();
   f.name = "wave";
   f.type = RD_TIMEFN_EXPRESSION;
@@ -157,11 +147,7 @@ static rdModel* beams(rdContext* ctx, int threads) {
     b.timefn = fn;
     rds_addBeam(s, &b);
   }
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "root";
-  j.type = RD_JOINT_FIXED;
-  j.node[0] = node[0];
-  rds_addJoint(s, &j);
+  model_addClamp(s, node[0]);
   rdLoadDef l = rd_defaultLoadDef();
   l.name = "twist";
   l.node = node[NN - 1];
@@ -282,9 +268,10 @@ static void test_beams(void) {
 }
 
 
-int main(void) {
-  test_method("generalized_alpha");
-  test_method("nmb");
-  test_beams();
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_method("generalized_alpha"));
+  TEST_CASE(test_method("nmb"));
+  TEST_CASE(test_beams());
   return TEST_SUMMARY();
 }

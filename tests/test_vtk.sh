@@ -2,21 +2,25 @@
 # SPDX-License-Identifier: MIT
 # rodrigues run with output.vtk: every .vtu and the .pvd parse as XML (python3 minidom), one
 # frame per history row, the tip's section moment near zero; a failed run leaves no index.
-set -e
+# usage: test_vtk.sh RODRIGUES SOURCE_ROOT
 exe=$1
 src=$2
+. "$src/tests/support/harness.sh"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$exe" run "$src/input/beam/composite_static.yaml" -o "$out/a" --set output.vtk=true >/dev/null
-test -f "$out/a/results.pvd"
+check_quiet "run with output.vtk" \
+  "$exe" run "$src/input/beam/composite_static.yaml" -o "$out/a" --set output.vtk=true
+check "results.pvd written" test -f "$out/a/results.pvd"
 for f in "$out/a/results.pvd" "$out/a"/vtk/*.vtu; do
-  python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f"
+  check "$(basename "$f") parses as XML" \
+    python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f"
 done
 rows=$(($(wc -l < "$out/a/history.csv") - 1))
 frames=$(ls "$out/a/vtk" | wc -l)
 sets=$(grep -c '<DataSet' "$out/a/results.pvd")
-test "$rows" = "$frames" && test "$frames" = "$sets"
-python3 - "$out/a/vtk/results_000001.vtu" <<'PY'
+check "one frame and data set per history row ($rows rows, $frames frames, $sets data sets)" \
+  test "$rows" = "$frames" -a "$frames" = "$sets"
+check "section moments at the root and the tip" python3 - "$out/a/vtk/results_000001.vtu" <<'PY'
 import sys, xml.dom.minidom as m
 doc = m.parse(sys.argv[1])
 arr = {a.getAttribute('Name'): [float(x) for x in a.firstChild.data.split()]
@@ -31,7 +35,9 @@ PY
 # a failing run (Newton cannot converge in 1 iteration) leaves no results.pvd nor vtk/
 if "$exe" run "$src/input/beam/composite_static.yaml" -o "$out/b" --set output.vtk=true \
     --set solver.max_iter=1 --set solver.max_step_cuts=0 >/dev/null 2>&1; then
-  echo "expected a failure"; exit 1
+  fail "a run with solver.max_iter = 1 succeeded"
+else
+  pass
 fi
-test ! -e "$out/b/results.pvd" && test ! -e "$out/b/vtk"
-echo "1 passed, 0 failed"
+check "a failed run leaves no results.pvd nor vtk/" test ! -e "$out/b/results.pvd" -a ! -e "$out/b/vtk"
+summary

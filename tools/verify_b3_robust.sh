@@ -1,14 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The robustness case of issue 5 against converged solutions: the composite cantilever of
-# benchmarks.md B3 under the sudden tip force, tip u_z(t) to t = 1.
+# docs/benchmarks.md B3 under the sudden tip force, tip u_z(t) to t = 1.
 #
 # usage: tools/verify_b3_robust.sh [BUILD_DIR]      (default: build; run from the source root)
 #
 # Runs input/beam/composite_robust.yaml (one 15-node element, h = 0.005, rho_inf = 0,
 # max_iter 10) with full and modified Newton, the same model at h / 2 ... h / 16, and 5, 10,
 # 20 and 25 nodes (one element) at h / 8; prints the largest difference of the tip u_z over the
-# 20 times t = 0.05 ... 1 between the runs and from BeamDyn's 5-node curve (benchmarks.md B3),
+# 20 times t = 0.05 ... 1 between the runs and from BeamDyn's 5-node curve (docs/benchmarks.md B3),
 # writes out/verify_b3_robust/*.dat and the plot docs/figures/b3_robust.png/.svg. About 40 s.
 set -eu
 

@@ -5,7 +5,7 @@
 # usage: tools/verify_heavy_top.sh [BUILD_DIR]      (default: build; run from the source root)
 #
 # Runs `tests/test_ga_heavy_top --full` (errors in u = R X - X and in the quaternion at t = 2
-# against the CONVERGED reference of benchmarks.md A6, for rho_inf in {0, 0.5, 0.9, 1} and
+# against the CONVERGED reference of docs/benchmarks.md A6, for rho_inf in {0, 0.5, 0.9, 1} and
 # h = 4e-3 ... 1.25e-4) and turns its output into out/verify_heavy_top/errors.dat (columns:
 # formulation rho h err_u err_q; failed runs are left out) and the log-log plot
 # docs/figures/heavy_top_convergence.png/.svg.
@@ -37,7 +37,7 @@ set xlabel "h (s)"
 set ylabel "max |u - u_ref| at t = 2 (m)" noenhanced
 set key left top
 set grid
-set title "Heavy top (benchmarks.md A6), generalized-alpha: index 3 (dashed) vs stabilized"
+set title "Heavy top (docs/benchmarks.md A6), generalized-alpha: index 3 (dashed) vs stabilized"
 set terminal pngcairo size 900,650
 set output "$fig/heavy_top_convergence.png"
 plot for [r in "0 0.5 0.9 1"] \

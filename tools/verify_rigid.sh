@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Reproduce the rigid-body figures of seeds 001 and 003 through the rodrigues CLI.
+# Reproduce the rigid-body figures of Krysl & Endres 2005 (IJNME 62) and Krysl 2004 (Acta
+# Polytechnica 44) through the rodrigues CLI (docs/benchmarks.md, KE §3.1-3.6).
 #
 # usage: tools/verify_rigid.sh [BUILD_DIR]        (default: build; run from the source root)
 #
@@ -8,7 +9,7 @@
 # state with bench/rigid_reference (GSL rk8pd, rtol = atol = 1e-13; it also checks that the
 # deck's initial state is its own), runs `rodrigues converge` against it, and draws the book
 # toss's body angular velocities and spatial angular momenta (NMB and SW at steps 0.05 and
-# 0.001, the seed's figures 6 and 7) from history.csv.
+# 0.001, the paper's figures 6 and 7) from history.csv.
 # Plots go to docs/figures/ (PNG + SVG); tables, logs and CSVs to out/verify_rigid/, with
 # out/verify_rigid/summary.txt holding the observed orders and the error ratios that
 # docs/verification.md quotes.
@@ -39,14 +40,14 @@ summary="$out/summary.txt"
   echo "# git $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet 2>/dev/null || echo ' (dirty tree)')"
 } >"$summary"
 
-# step sizes: the free body uses the seed's figure 4 (8 ... 1/256); the other figures give none
+# step sizes: the free body uses the paper's figure 4 (8 ... 1/256); the other figures give none
 dt_free="8,4,2,1,0.5,0.25,0.125,0.0625,0.03125,0.015625,0.0078125,0.00390625"
 dt_fast="0.1,0.05,0.025,0.0125,0.00625,0.003125,0.0015625,0.00078125,0.000390625,0.0001953125,0.00009765625,0.000048828125"
 dt_slow="0.4,0.2,0.1,0.05,0.025,0.0125,0.00625,0.003125,0.0015625,0.00078125"
 dt_coul="0.4,0.2,0.1,0.05,0.025,0.0125,0.00625,0.003125,0.0015625,0.00078125"
 
-# methods: those of the seeds' figures, plus the midpoint-Lie family (seed 001) and NMS on the
-# fast top (seed 003 §2.5: NMS is equivalent to NMB)
+# methods: those of the papers' figures, plus the midpoint-Lie family (Krysl 2004) and NMS on the
+# fast top (Krysl & Endres 2005 §2.5: NMS is equivalent to NMB)
 m_free="nmb,sw,hstagm,akw,liemid_ea,liemid_i"
 m_fast="nmb,nms,sw,hstagm,akw,liemid_e1,liemid_e2,liemid_ea,liemid_i,generalized_alpha"
 m_slow="nmb,sw,hstagm,akw,liemid_ea,liemid_i,generalized_alpha"
@@ -117,7 +118,7 @@ converge coulomb_wall "$m_coul" "$dt_coul"
 
 {
   echo
-  echo "## seed claims: error ratios at equal step sizes"
+  echo "## the papers' claims: error ratios at equal step sizes"
   ratio "$out/free_body/convergence.csv" nmb akw 3 "free body, attitude"
   ratio "$out/free_body/convergence.csv" nmb akw 4 "free body, momentum"
   ratio "$out/free_body/convergence.csv" nmb sw 3 "free body, attitude"
@@ -147,8 +148,8 @@ converge coulomb_wall "$m_coul" "$dt_coul"
   done
 } >>"$summary"
 
-# book toss (seed 003 figures 6 and 7): body angular velocities and spatial angular momenta of
-# NMB and SW at steps 0.05 and 0.001
+# book toss (Krysl & Endres 2005, figures 6 and 7): body angular velocities and spatial
+# angular momenta of NMB and SW at steps 0.05 and 0.001
 echo "== book_toss"
 echo >>"$summary"
 echo "## book toss (figures 6 and 7)" >>"$summary"
@@ -228,13 +229,14 @@ if [ "$have_gnuplot" = 1 ]; then
   # figure 6: body angular velocities (the node's Wx, Wy, Wz); figure 7: spatial angular
   # momentum (angular_momentum_x/y/z, about the origin, where the centre of mass stays)
   book_plot book_toss '\\.W[xyz]$' W 'body angular velocity' \
-    'book toss: convected angular velocities (seed 003 figure 6)'
+    'book toss: convected angular velocities (Krysl & Endres 2005, figure 6)'
   book_plot book_toss_momentum '^angular_momentum_[xyz]$' p 'spatial angular momentum' \
-    'book toss: spatial angular momenta (seed 003 figure 7)'
+    'book toss: spatial angular momenta (Krysl & Endres 2005, figure 7)'
 fi
 
-# Hamiltonians over long runs (seed 003 figure 12): free body at dt = 1 to t = 1000, slow top at
-# dt = 0.1 (seed 000's step) to t = 100; relative energy error from history.csv's total_energy
+# Hamiltonians over long runs (Krysl & Endres 2005, figure 12): free body at dt = 1 to
+# t = 1000, slow top at dt = 0.1 (the step of Krysl's "Explicit Newmark algorithm") to t = 100;
+# relative energy error from history.csv's total_energy
 echo "== energy"
 {
   echo
@@ -260,8 +262,8 @@ for c in free_body slow_top; do
     fi
   done
 done
-# HSTAGM on the slow top (seed 003 §3.5, "stability problems"): time at which the relative
-# energy error first exceeds 1 % and 100 %, for decreasing steps, to t = 100
+# HSTAGM on the slow top (Krysl & Endres 2005 §3.5, "stability problems"): time at which the
+# relative energy error first exceeds 1 % and 100 %, for decreasing steps, to t = 100
 echo "== hstagm blow-up"
 echo "  slow top, hstagm to t = 100: first time |E - E0|/|E0| > 1 % and > 100 %" >>"$summary"
 for h in 0.1 0.01 0.001; do
@@ -291,7 +293,7 @@ set ylabel '|E - E_0| / |E_0|'
 do for [term = 1:2] {
   if (term == 1) { set terminal pngcairo size 1200,520 font 'Sans,10'; set output '$fig/energy.png' }
   if (term == 2) { set terminal svg size 1200,520 dynamic font 'Sans,10'; set output '$fig/energy.svg' }
-  set multiplot layout 1,2 title 'relative energy error (seed 003 figure 12)'
+  set multiplot layout 1,2 title 'relative energy error (Krysl & Endres 2005, figure 12)'
   do for [c in "free_body slow_top"] {
     set title sprintf('%s, dt = %s', c, (c eq 'free_body' ? '1' : '0.1')) noenhanced
     plot for [m in "nmb sw hstagm liemid_ea"] sprintf('$out/energy_%s_%s/energy.dat', c, m) using 1:(\$2 > 0 ? \$2 : 1/0) with lines lw 1.2 title m noenhanced

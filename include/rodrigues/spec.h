@@ -326,7 +326,8 @@ RD_API int rds_addLoad(rdSpec* spec, const rdLoadDef* def);
 
 // State-dependent torque laws on a rigid node, torque in the global (spatial) frame.
 typedef enum rdTorqueLawType_ {
-  RD_TORQUE_COULOMB_WALL = 0,  // seed 003 §3.6: (-(a+R33)^-2 + c (a+R33)^-11) (-R23, R13, 0)
+  RD_TORQUE_COULOMB_WALL = 0,  // Krysl & Endres 2005 §3.6: (-(a+R33)^-2 + c (a+R33)^-11)
+                               // (-R23, R13, 0)
   RD_TORQUE_EXPRESSION,        // three formulas of t, r11..r33 (muparser syntax)
   RD_TORQUE_CALLBACK           // user function
 } rdTorqueLawType;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // LIEMID[E1], [E2], [EA]: the explicit midpoint Lie methods of Krysl.
 //
-// Krysl 2005, seeds 000/001 §3: LIEMID[E2] (symplectic-Euler
+// Krysl, "Explicit Newmark algorithm for rotational dynamics", §3 (also Krysl, Acta
+// Polytechnica 44, 2004, and IJNME 63, 2005): LIEMID[E2] (symplectic-Euler
 // counterpart, impulse at the start), LIEMID[E1] (its adjoint, impulse at the end) and
 // LIEMID[EA] = E1(h/2) o E2(h/2), second order. One torque evaluation per step.
 #include <string.h>

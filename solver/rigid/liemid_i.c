@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// LIEMID[I]: implicit midpoint Lie (Krysl 2005, seed 000 §3), the torque at the midpoint.
+// LIEMID[I]: implicit midpoint Lie (Krysl, "Explicit Newmark algorithm for rotational
+// dynamics", §3), the torque at the midpoint.
 #include <string.h>
 
 #include "src/core/core.h"

@@ -139,7 +139,8 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
     put_quoted(f, title);
     fputs(" noenhanced\n", f);
     for (int panel = 0; panel < 2; panel++) {
-      // body angular momentum on the left, attitude on the right
+      // as in Krysl & Endres 2005's figures: body angular momentum on the left, attitude on the
+      // right
       fprintf(f, "set ylabel '%s'\nplot ",
               panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
       for (int k = 0; k < nplot; k++) {

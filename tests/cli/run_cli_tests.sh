@@ -21,10 +21,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 unset CI
 
-npass=0
-nfail=0
-ok() { npass=$((npass + 1)); }
-fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+. "$src/tests/support/harness.sh"
 
 # run the program; status in $rc, stdout in $work/out.txt, stderr in $work/err.txt
 run() {
@@ -34,19 +31,19 @@ run() {
 
 # expect_rc CODE DESCRIPTION
 expect_rc() {
-  if [ "$rc" -eq "$1" ]; then ok; else fail "$2: exit $rc, want $1; stderr: $(cat "$work/err.txt")"; fi
+  if [ "$rc" -eq "$1" ]; then pass; else fail "$2: exit $rc, want $1; stderr: $(cat "$work/err.txt")"; fi
 }
 
 # expect_err PATTERN DESCRIPTION: the first stderr line matches the grep -E pattern
 expect_err() {
-  if head -n 1 "$work/err.txt" | grep -Eq "$1"; then ok; else
+  if head -n 1 "$work/err.txt" | grep -Eq "$1"; then pass; else
     fail "$2: stderr '$(head -n 1 "$work/err.txt")' does not match '$1'"
   fi
 }
 
 # expect_nothing_written DESCRIPTION: no out/ directory and no res/ directory in the work dir
 expect_nothing_written() {
-  if [ ! -e "$work/out" ] && [ ! -e "$work/res" ]; then ok; else
+  if [ ! -e "$work/out" ] && [ ! -e "$work/res" ]; then pass; else
     fail "$1: output left behind: $(find "$work/out" "$work/res" 2>/dev/null | tr '\n' ' ')"
   fi
 }
@@ -54,28 +51,28 @@ expect_nothing_written() {
 # --- help, version, options -----------------------------------------------------------------
 run --version
 expect_rc 0 "--version"
-grep -Eq '^rodrigues [0-9]+\.[0-9]+\.[0-9]+$' "$work/out.txt" && ok || fail "--version prints '$(cat "$work/out.txt")'"
+grep -Eq '^rodrigues [0-9]+\.[0-9]+\.[0-9]+$' "$work/out.txt" && pass || fail "--version prints '$(cat "$work/out.txt")'"
 run -V
 expect_rc 0 "-V"
 run --help
 expect_rc 0 "--help"
-grep -q '^exit status:' "$work/out.txt" && ok || fail "--help documents the exit status"
+grep -q '^exit status:' "$work/out.txt" && pass || fail "--help documents the exit status"
 for code in 0 1 2 3 4 5; do
-  grep -Eq "^  $code  " "$work/out.txt" && ok || fail "--help documents exit code $code"
+  grep -Eq "^  $code  " "$work/out.txt" && pass || fail "--help documents exit code $code"
 done
 run help
 expect_rc 0 "help"
 for cmd in run check options help; do
   run help $cmd
   expect_rc 0 "help $cmd"
-  [ -s "$work/out.txt" ] && ok || fail "help $cmd prints nothing"
+  [ -s "$work/out.txt" ] && pass || fail "help $cmd prints nothing"
   run $cmd --help
   expect_rc 0 "$cmd --help"
 done
 run options
 expect_rc 0 "options"
-grep -Eq '^solver\.time_step +real +0\.001 ' "$work/out.txt" && ok || fail "options lists solver.time_step"
-grep -q '^output\.every ' "$work/out.txt" && ok || fail "options lists output.every"
+grep -Eq '^solver\.time_step +real +0\.001 ' "$work/out.txt" && pass || fail "options lists solver.time_step"
+grep -q '^output\.every ' "$work/out.txt" && pass || fail "options lists output.every"
 
 # --- usage errors: exit 1 -------------------------------------------------------------------
 run
@@ -161,8 +158,8 @@ for deck in "$src"/input/*.yaml; do
   [ -e "$deck" ] || continue
   run check "$deck"
   if [ "$rc" -eq 0 ]; then
-    ok
-    grep -q '^nodes ' "$work/out.txt" && ok || fail "check $deck prints no model summary"
+    pass
+    grep -q '^nodes ' "$work/out.txt" && pass || fail "check $deck prints no model summary"
   elif grep -q 'is not available in this build' "$work/err.txt"; then
     nskip=$((nskip + 1))
     echo "skip: check $(basename "$deck"): $(head -n 1 "$work/err.txt")"
@@ -189,26 +186,26 @@ else
   # default directory out/<base>; stderr silent (not a terminal)
   run run "$deck" $short
   expect_rc 0 "run $base"
-  [ ! -s "$work/err.txt" ] && ok || fail "run $base writes to stderr: $(cat "$work/err.txt")"
-  grep -q "out/$base" "$work/out.txt" && ok || fail "run $base does not say where the results went"
-  [ -f "out/$base/history.csv" ] && [ -f "out/$base/summary.json" ] && ok ||
+  [ ! -s "$work/err.txt" ] && pass || fail "run $base writes to stderr: $(cat "$work/err.txt")"
+  grep -q "out/$base" "$work/out.txt" && pass || fail "run $base does not say where the results went"
+  [ -f "out/$base/history.csv" ] && [ -f "out/$base/summary.json" ] && pass ||
     fail "run $base: out/$base/history.csv or summary.json missing"
-  [ -z "$(find out -name '.*.partial')" ] && ok || fail "run $base left partial files"
+  [ -z "$(find out -name '.*.partial')" ] && pass || fail "run $base left partial files"
   # header + initial row + steps 3, 6, 9 + final time
   lines=$(wc -l <"out/$base/history.csv")
-  [ "$lines" -eq 6 ] && ok || fail "run $base: history.csv has $lines lines, want 6"
+  [ "$lines" -eq 6 ] && pass || fail "run $base: history.csv has $lines lines, want 6"
   head -n 1 "out/$base/history.csv" | grep -q '^time,.*,kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations$' &&
-    ok || fail "run $base: history.csv header"
-  tail -n 1 "out/$base/history.csv" | grep -Eq '^0\.10*1?,' && ok || fail "run $base: last row is not at t = 0.1"
+    pass || fail "run $base: history.csv header"
+  tail -n 1 "out/$base/history.csv" | grep -Eq '^0\.10*1?,' && pass || fail "run $base: last row is not at t = 0.1"
   if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["statistics"]["steps"] == 10, d' \
-      "out/$base/summary.json" && ok || fail "run $base: summary.json does not parse or has wrong steps"
+      "out/$base/summary.json" && pass || fail "run $base: summary.json does not parse or has wrong steps"
   fi
 
   # -o with parents
   run run "$deck" $short -o res/a/b
   expect_rc 0 "run -o res/a/b"
-  [ -f res/a/b/history.csv ] && [ -f res/a/b/summary.json ] && ok || fail "run -o res/a/b: files missing"
+  [ -f res/a/b/history.csv ] && [ -f res/a/b/summary.json ] && pass || fail "run -o res/a/b: files missing"
   rm -rf res
 
   # an output directory that cannot be created: exit 4, nothing written
@@ -216,7 +213,7 @@ else
   run run "$deck" $short -o res/sub
   expect_rc 4 "run -o under a regular file"
   expect_err "^rodrigues: cannot create directory 'res/sub': " "unwritable directory message"
-  [ -f res ] && [ ! -s res ] && ok || fail "run -o under a regular file touched the file"
+  [ -f res ] && [ ! -s res ] && pass || fail "run -o under a regular file touched the file"
   rm -f res
 fi
 
@@ -258,7 +255,7 @@ for ls in klu umfpack dense; do
     run run "$top" -o "$work/second" --set solver.final_time=0.5 --resume "$work/top.ckpt" $common
     expect_rc 0 "restart ($case): second part with --resume"
     if [ "$(tail -n 1 "$work/full/history.csv")" = "$(tail -n 1 "$work/second/history.csv")" ]; then
-      ok
+      pass
     else
       fail "restart ($case): the resumed run's last row differs from the full run's"
     fi
@@ -267,7 +264,7 @@ done
 run run "$top" -o "$work/bad" --resume "$top"
 expect_rc 4 "--resume with a file that is not a checkpoint"
 expect_err "not a rodrigues checkpoint" "--resume with a file that is not a checkpoint"
-[ -e "$work/bad" ] && fail "--resume failure left $work/bad" || ok
+[ -e "$work/bad" ] && fail "--resume failure left $work/bad" || pass
 rm -rf "$work/full" "$work/first" "$work/second" "$work/top.ckpt"
 
 # --- a rejected step is reported: time, step and reason on stdout and in summary.json (the
@@ -275,9 +272,9 @@ rm -rf "$work/full" "$work/first" "$work/second" "$work/top.ckpt"
 robust="$src/input/beam/composite_robust.yaml"
 run run "$robust" -o "$work/robust" --set solver.modified_newton=true --set solver.final_time=0.02
 expect_rc 0 "run with a step cut"
-grep -q '^t = 0.02: 5 steps (1 rejected), .* (at most [0-9]* in a step)' "$work/out.txt" && ok ||
+grep -q '^t = 0.02: 5 steps (1 rejected), .* (at most [0-9]* in a step)' "$work/out.txt" && pass ||
   fail "run with a step cut: statistics line '$(sed -n 2p "$work/out.txt")'"
-grep -q "^step cut at t = 0.005 (h = 0.005): Newton did not converge in 10 iterations.*largest at node 'beam_" "$work/out.txt" && ok ||
+grep -q "^step cut at t = 0.005 (h = 0.005): Newton did not converge in 10 iterations.*largest at node 'beam_" "$work/out.txt" && pass ||
   fail "run with a step cut: no 'step cut at' line: $(cat "$work/out.txt")"
 if command -v python3 >/dev/null 2>&1; then
   python3 -c 'import json, sys
@@ -286,11 +283,10 @@ c = s["step_cuts"]
 assert s["rejected_steps"] == 1 and len(c) == 1, s
 assert abs(c[0]["t"] - 0.005) < 1e-12 and c[0]["h"] == 0.005, c
 assert c[0]["status"] == "RD_RECOVER_NEWTON" and "beam_" in c[0]["reason"], c
-assert s["max_newton_iterations"] >= 3, s' "$work/robust/summary.json" && ok ||
+assert s["max_newton_iterations"] >= 3, s' "$work/robust/summary.json" && pass ||
     fail "run with a step cut: summary.json step_cuts"
 fi
 rm -rf "$work/robust"
 
 [ "$nskip" -eq 0 ] || echo "$nskip check(s) skipped"
-echo "$npass passed, $nfail failed"
-[ "$nfail" -eq 0 ]
+summary

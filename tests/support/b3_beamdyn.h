@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// BeamDyn's tip u_z for benchmarks.md B3, dynamic case (one 5-node element, h = 0.005,
+// BeamDyn's tip u_z for docs/benchmarks.md B3, dynamic case (one 5-node element, h = 0.005,
 // rho_inf = 0, tip force 150 along z from t = 0) at t = 0.05, 0.10, ..., 1.00: the reference of
 // tests/test_beam_verify.c and tests/test_beam_robust.c.
 #ifndef RD_TEST_B3_BEAMDYN_H

@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: MIT
-// A mass-spring lattice (header-only): nx x ny x nz point masses 1 m apart, springs along the
-// edges and face diagonals of every cell, the bottom layer held by three ground springs per
-// node. No joints and no rotations: the iteration matrix is symmetric positive definite, the
-// case of solver.linear_solver = cholmod. Shared by tests/test_cholmod.c and bench/ga_lattice.c.
-#ifndef RD_LATTICE_MODEL_H
-#define RD_LATTICE_MODEL_H
-
+// A mass-spring lattice: the symmetric positive definite case (tests/test_cholmod.c,
+// bench/ga_lattice.c).
 #include <math.h>
 #include <stdio.h>
 
-#include "rodrigues/rodrigues.h"
+#include "tests/support/models.h"
 
 // lattice node index of (i, j, k)
 static int lattice_node(int nx, int ny, int i, int j, int k) {
@@ -31,10 +26,7 @@ static void lattice_spring(rdSpec* s, int a, int b, double k1, double k3, double
 }
 
 
-// The lattice, gravity along -z, and a velocity field v = v0 (sin, cos, sin) of the node index
-// so that springs stretch from the start. k1 = 1e3 N/m with a cubic k3 = 1e4 N/m^3 (a
-// nonlinear tangent); damping c (N s/m) on the edge springs. NULL on failure.
-static rdSpec* lattice_spec(rdContext* ctx, int nx, int ny, int nz, double v0, double c) {
+rdSpec* model_lattice(rdContext* ctx, int nx, int ny, int nz, double v0, double c) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s)) {
     return NULL;
@@ -105,9 +97,6 @@ static rdSpec* lattice_spec(rdContext* ctx, int nx, int ny, int nz, double v0, d
       }
     }
   }
-  double g[3] = {0, 0, -9.81};
-  rds_setGravity(s, g);
+  rds_setGravity(s, (double[3]){0, 0, -9.81});
   return s;
 }
-
-#endif  // RD_LATTICE_MODEL_H

@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: MIT
-// Solver-independent references for the rigid-stepper tests: an adaptive Dormand-Prince 5(4)
-// integrator of the rigid-body equations on quaternions, the Jacobi-elliptic solution of the
-// torque-free body, and the seed 003 models built through the C API.
+// Solver-independent references for the rigid-body tests and benchmarks (header-only): an
+// adaptive Dormand-Prince 5(4) integrator of the rigid-body equations on quaternions, the errors
+// between two states, and a run of a library model to compare with them.
 #ifndef RD_TEST_RIGID_REF_H
 #define RD_TEST_RIGID_REF_H
 
-#include <gsl/gsl_sf_ellint.h>
-#include <gsl/gsl_sf_elljac.h>
-#include <gsl/gsl_errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
-#include "dopri_tableau.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/dopri_tableau.h"
 
 // ---------------------------------------------------------------------------------------------
 // the reference ODE: y = (q[4], W[3]); q' = q (0, W)/2, J W' = R^T t(t, R) - W x J W, with J
@@ -116,64 +112,25 @@ static inline long ref_integrate(const refProblem* p, double t0, double t1, doub
 }
 
 // ---------------------------------------------------------------------------------------------
-// torque-free body, J1 < J2 < J3, M^2 < 2 E J2 (rotation about the axis of least inertia):
-// W1 = B1 dn(u), W2 = B2 sn(u), W3 = B3 cn(u), u = lambda t + u0 (amplitudes from the energy and
-// momentum, lambda and k from the Euler equations, u0 from the initial W)
-typedef struct refElliptic_ {
-  double B[3], lambda, m, u0;
-} refElliptic;
-
-static inline int ref_ellipticInit(refElliptic* el, const double J[3], const double W0[3]) {
-  double E2 = J[0] * W0[0] * W0[0] + J[1] * W0[1] * W0[1] + J[2] * W0[2] * W0[2];
-  double M2 = 0;
-  for (int i = 0; i < 3; i++) {
-    M2 += J[i] * J[i] * W0[i] * W0[i];
-  }
-  if (!(J[0] < J[1] && J[1] < J[2] && M2 < E2 * J[1])) {
-    return -1;
-  }
-  // at sn = 0: J1 B1^2 + J3 B3^2 = 2E, J1^2 B1^2 + J3^2 B3^2 = M^2
-  double B1s = (M2 - J[2] * E2) / (J[0] * (J[0] - J[2]));
-  double B3s = (M2 - J[0] * E2) / (J[2] * (J[2] - J[0]));
-  double B2s = (J[2] - J[0]) * J[2] * B3s / ((J[1] - J[0]) * J[1]);
-  el->B[0] = sqrt(B1s) * (W0[0] < 0 ? -1 : 1);
-  el->B[1] = sqrt(B2s);
-  el->B[2] = sqrt(B3s);
-  // J2 W2' = (J3 - J1) W3 W1 -> lambda; J1 W1' = (J2 - J3) W2 W3 -> k^2
-  el->lambda = (J[2] - J[0]) * el->B[0] * el->B[2] / (J[1] * el->B[1]);
-  el->m = (J[2] - J[1]) * el->B[1] * el->B[2] / (J[0] * el->B[0] * el->lambda);
-  double am = atan2(W0[1] / el->B[1], W0[2] / el->B[2]);
-  if (fabs(am) >= 2 * atan(1.0)) {
-    return -1;  // not needed for the seed's data
-  }
-  el->u0 = gsl_sf_ellint_F(am, sqrt(el->m), GSL_PREC_DOUBLE);
-  return 0;
-}
-
-static inline void ref_ellipticOmega(const refElliptic* el, double t, double W[3]) {
-  double sn, cn, dn;
-  gsl_sf_elljac_e(el->lambda * t + el->u0, el->m, &sn, &cn, &dn);
-  W[0] = el->B[0] * dn;
-  W[1] = el->B[1] * sn;
-  W[2] = el->B[2] * cn;
-}
-
-// ---------------------------------------------------------------------------------------------
 // errors between states
 
-// spectral norm of R(qa) - R(qb) = 2 sin(theta/2), theta the relative rotation angle
+// spectral norm of R(qa) - R(qb) = 2 sin(theta/2), theta the relative rotation angle, for
+// quaternions of any norm; from the vector part of conj(qb) qa (no cancellation for small angles)
 static inline double ref_attitudeError(const double qa[4], const double qb[4]) {
+  double na = sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2] + qa[3] * qa[3]);
+  double nb = sqrt(qb[0] * qb[0] + qb[1] * qb[1] + qb[2] * qb[2] + qb[3] * qb[3]);
   const double *a = qa, *b = qb;
   double x = b[0] * a[1] - b[1] * a[0] - (b[2] * a[3] - b[3] * a[2]);
   double y = b[0] * a[2] - b[2] * a[0] - (b[3] * a[1] - b[1] * a[3]);
   double z = b[0] * a[3] - b[3] * a[0] - (b[1] * a[2] - b[2] * a[1]);
-  double v = sqrt(x * x + y * y + z * z);
+  // sin(theta/2) = |v| for theta in [0, pi] (q and -q are the same rotation)
+  double v = sqrt(x * x + y * y + z * z) / (na * nb);
   return 2.0 * (v < 1.0 ? v : 1.0);
 }
 
+
 // |J Wa - J Wb|
-static inline double ref_momentumError(const double J[3], const double Wa[3],
-                                       const double Wb[3]) {
+static inline double ref_momentumError(const double J[3], const double Wa[3], const double Wb[3]) {
   double s = 0;
   for (int i = 0; i < 3; i++) {
     double d = J[i] * (Wa[i] - Wb[i]);
@@ -193,90 +150,16 @@ static inline void ref_rotvecToQuat(double q[4], const double psi[3]) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// models through the C API
+// the Lagrangian top and runs of library models
 
-// heavy symmetric top of seed 003 §3.4-3.5: pivot at the origin, node at the pivot, centre of
-// mass at body (0, 0, 1), m = 1, g = 20 (so m g l = 20), inertia about the centre of mass
-// diag(4, 4, 1) = diag(5, 5, 1) about the pivot; the spatial torque is -20 R(:,3) x e3
+// the spatial torque -20 R(:,3) x e3 = (-20 R23, 20 R13, 0) of the Lagrangian top of Krysl &
+// Endres (2005) §3.4-3.5 (m g l = 20; model_lagrangeTop in tests/support/models.h)
 static inline void ref_topTorque(double t, const double R[9], double tau[3], const void* par) {
   (void)t;
   (void)par;
   tau[0] = -20.0 * R[5];
   tau[1] = 20.0 * R[2];
   tau[2] = 0.0;
-}
-
-// a spherical joint "pivot" from node to the ground at the origin
-static inline void ref_addPivot(rdSpec* s, int node) {
-  rdJointDef j = rd_defaultJointDef();
-  j.name = "pivot";
-  j.type = RD_JOINT_SPHERICAL;
-  j.node[0] = node;
-  j.node[1] = RD_GROUND;
-  rds_addJoint(s, &j);
-}
-
-
-static inline rdModel* ref_buildTop(rdContext* ctx, const char* method, double h,
-                                    const double psi0[3], const double W0[3]) {
-  rdSpec* s = NULL;
-  if (rd_createSpec(ctx, &s) != RD_OK) {
-    return NULL;
-  }
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "top";
-  ref_rotvecToQuat(n.orientation, psi0);
-  memcpy(n.angular_velocity, W0, 3 * sizeof(double));
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = b.inertia[4] = 4;
-  b.inertia[8] = 1;
-  b.com[2] = 1;
-  rds_addRigidBody(s, &b);
-  ref_addPivot(s, node);
-  rds_setGravity(s, (double[3]){0, 0, -20});
-  rds_setOption(s, "solver.method", method);
-  rds_setOptionReal(s, "solver.time_step", h);
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
-}
-
-// free body with its node at the centre of mass, inertia diag(J), mass 1, no gravity
-static inline rdModel* ref_buildFree(rdContext* ctx, const char* method, double h,
-                                     const double J[3], const double W0[3]) {
-  rdSpec* s = NULL;
-  if (rd_createSpec(ctx, &s) != RD_OK) {
-    return NULL;
-  }
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "body";
-  memcpy(n.angular_velocity, W0, 3 * sizeof(double));
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  int node = rds_addNode(s, &n);
-  rdRigidBodyDef b = rd_defaultRigidBodyDef();
-  b.name = "body";
-  b.node = node;
-  b.mass = 1;
-  b.inertia[0] = J[0];
-  b.inertia[4] = J[1];
-  b.inertia[8] = J[2];
-  rds_addRigidBody(s, &b);
-  rds_setOption(s, "solver.method", method);
-  rds_setOptionReal(s, "solver.time_step", h);
-  rdModel* m = NULL;
-  if (rd_compile(s, &m) != RD_OK) {
-    printf("compile failed: %s\n", rd_lastError(ctx));
-  }
-  rd_destroySpec(&s);
-  return m;
 }
 
 // run a model from its initial state to tend; quaternion and body angular velocity of node 0,
