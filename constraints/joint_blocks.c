@@ -54,6 +54,15 @@ void rd_jointSides(const rdModel* m, const rdJoint* j, const double* q, const do
 }
 
 
+void rd_sideGround(rdJointEval* ev, rdSide* B) {
+  if (ev->nnode == 2) {
+    ev->n = ev->off[1];
+    ev->nnode = 1;
+  }
+  side_ground(B);
+}
+
+
 void rd_sideVec(double out[3], const rdSide* s, const double g[3]) {
   m3_tmulv(out, s->R0, g);
 }
@@ -192,7 +201,7 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
       // -lam skew(a) R_A^T R_B skew(b)
       m3_tmul(RR, A->R, B->R);
       blk_mulSkew(M, RR, b);
-      blk_skew(N, a);
+      m3_skew(N, a);
       m3_mul(RR, N, M);
       blk_add(ev->K, n, A->off + 3, B->off + 3, RR, -lam);
     }
@@ -205,7 +214,7 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
     if (A->off >= 0 && A->rot) {
       m3_tmul(RR, B->R, A->R);
       blk_mulSkew(M, RR, a);
-      blk_skew(N, b);
+      m3_skew(N, b);
       m3_mul(RR, N, M);
       blk_add(ev->K, n, B->off + 3, A->off + 3, RR, -lam);
     }
@@ -245,7 +254,7 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
       blk_mulSkew(M, A->R, nA);
       blk_add(ev->K, n, A->off, A->off + 3, M, lam);
       // theta_A row: lam skew(nA) s
-      blk_skew(N, nA);
+      m3_skew(N, nA);
       m3_mult(RR, N, A->R);  // skew(nA) R_A^T
       blk_add(ev->K, n, A->off + 3, A->off, RR, -lam);
       blk_skewSkew(S, nA, s);
@@ -257,7 +266,7 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
     if (ar) {
       blk_mulSkew(M, A->R, nA);
       blk_add(ev->K, n, B->off, A->off + 3, M, -lam);
-      blk_skew(N, nA);
+      m3_skew(N, nA);
       m3_mult(RR, N, A->R);
       blk_add(ev->K, n, A->off + 3, B->off, RR, lam);
     }
@@ -273,13 +282,13 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
         double T1[9], T2[9];
         m3_tmul(T1, A->R, B->R);
         blk_mulSkew(T2, T1, rB);
-        blk_skew(N, nA);
+        m3_skew(N, nA);
         m3_mul(T1, N, T2);
         blk_add(ev->K, n, A->off + 3, B->off + 3, T1, -lam);
         // theta_B row, theta_A column: -lam skew(rB) R_B^T R_A skew(nA)
         m3_tmul(T1, B->R, A->R);
         blk_mulSkew(T2, T1, nA);
-        blk_skew(N, rB);
+        m3_skew(N, rB);
         m3_mul(T1, N, T2);
         blk_add(ev->K, n, B->off + 3, A->off + 3, T1, -lam);
       }
@@ -288,20 +297,40 @@ void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
 }
 
 
-int rd_timefn3(const rdModel* m, int k, double t, double f[3]) {
+int rd_timeFnDerivs(const rdModel* m, int k, double t, double f[3]) {
   f[0] = f[1] = f[2] = 0;
   if (k == RD_NO_TIMEFN) {
     return RD_OK;
   }
   // central differences for the rates (used only for consistent initial accelerations)
   double h = 1e-4 * (1 + fabs(t)), fm, fp;
-  int st = rd_timefnEval(m, k, t, &f[0]);
-  st = st ? st : rd_timefnEval(m, k, t - h, &fm);
-  st = st ? st : rd_timefnEval(m, k, t + h, &fp);
+  int st = rd_timeFnEval(m, k, t, &f[0]);
+  st = st ? st : rd_timeFnEval(m, k, t - h, &fm);
+  st = st ? st : rd_timeFnEval(m, k, t + h, &fp);
   if (st) {
     return st;
   }
   f[1] = (fp - fm) / (2 * h);
   f[2] = (fp - 2 * f[0] + fm) / (h * h);
   return RD_OK;
+}
+
+
+void rd_rowAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, const double* lam) {
+  static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  for (int k = 0; k < 3; k++) {
+    double a[3], b[3];
+    rd_sideVec(a, A, e[k]);
+    rd_sideVec(b, B, e[(k + 1) % 3]);
+    rd_rowDot(ev, row + k, A, a, NULL, NULL, B, b, 0, rd_lam(lam, row + k));
+  }
+}
+
+
+void rd_rowHold(rdJointEval* ev, const rdSide* A, const rdSide* B, const double* lam) {
+  static const double zero[3] = {0, 0, 0};
+  rd_rowPoint(ev, 0, A, zero, B, zero, lam);
+  if (A->rot) {
+    rd_rowAlign(ev, 3, A, B, lam);
+  }
 }

@@ -46,8 +46,22 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
 void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
                 const double nA[3], const rdSide* B, const double rB[3], double c, double lam);
 
+// 3 rows from `row`: the reference frames of A and B stay aligned,
+// (R_A R0_A^T e_k)·(R_B R0_B^T e_{k+1}) = 0 for the axes e_k (k = 0, 1, 2); lam: all the joint's
+// multipliers (row + k is read) or NULL
+void rd_rowAlign(rdJointEval* ev, int row, const rdSide* A, const rdSide* B, const double* lam);
+
+// joints that hold node 0 to a frame of the ground (fixed, prescribed): node 1 leaves the
+// layout of ev whatever node[1] says, and B becomes the ground at rest at the origin with
+// identity rotation, for the caller to place
+void rd_sideGround(rdJointEval* ev, rdSide* B);
+
+// node 0 held to the ground frame B: rows 0..2 its position x_A = x_B, rows 3..5 (a rotating
+// node) its frame aligned with B's (rd_rowAlign); lam: the multipliers or NULL
+void rd_rowHold(rdJointEval* ev, const rdSide* A, const rdSide* B, const double* lam);
+
 // value and first two derivatives of time function k at t (k == RD_NO_TIMEFN: 0)
-int rd_timefn3(const rdModel* m, int k, double t, double f[3]);
+int rd_timeFnDerivs(const rdModel* m, int k, double t, double f[3]);
 
 // per joint type (one file each); fill ev (layout already set by the caller)
 int rd_jointFixed(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,

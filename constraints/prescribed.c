@@ -8,13 +8,10 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
                        const double* v, const double* lam, rdJointEval* ev) {
   rdSide A, B;
   rd_jointSides(m, j, q, v, ev, &A, &B);
-  if (ev->nnode == 2) {
-    ev->n = ev->off[1];
-    ev->nnode = 1;
-  }
+  rd_sideGround(ev, &B);
   double f[6][3];
   for (int k = 0; k < 6; k++) {
-    int st = rd_timefn3(m, j->def.motion_fn[k], t, f[k]);
+    int st = rd_timeFnDerivs(m, j->def.motion_fn[k], t, f[k]);
     if (st) {
       return st;
     }
@@ -39,16 +36,6 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
   v3_add(wd, wd, Dp);
   m3_tmulv(B.W, B.R, w);
   m3_tmulv(B.al, B.R, wd);
-  static const double zero[3] = {0, 0, 0};
-  rd_rowPoint(ev, 0, &A, zero, &B, zero, lam);
-  if (!A.rot) {
-    return RD_OK;
-  }
-  static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  for (int k = 0; k < 3; k++) {
-    double a[3];
-    rd_sideVec(a, &A, e[k]);
-    rd_rowDot(ev, 3 + k, &A, a, NULL, NULL, &B, e[(k + 1) % 3], 0, rd_lam(lam, 3 + k));
-  }
+  rd_rowHold(ev, &A, &B, lam);
   return RD_OK;
 }

@@ -15,12 +15,6 @@ int rd_jointPrismatic(const rdModel* m, const rdJoint* j, double t, const double
     rd_sideVec(nA, &A, u[k]);
     rd_rowDist(ev, k, &A, rA, nA, &B, rB, 0, rd_lam(lam, k));
   }
-  static const double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-  for (int k = 0; k < 3; k++) {
-    double a[3], b[3];
-    rd_sideVec(a, &A, e[k]);
-    rd_sideVec(b, &B, e[(k + 1) % 3]);
-    rd_rowDot(ev, 2 + k, &A, a, NULL, NULL, &B, b, 0, rd_lam(lam, 2 + k));
-  }
+  rd_rowAlign(ev, 2, &A, &B, lam);
   return RD_OK;
 }

@@ -23,7 +23,7 @@ static void axis_torque(rdJointEval* ev, const rdSide* A, const double a[3], con
   for (int k = 0; k < 3; k++) {
     ev->r[B->off + 3 + k] -= tau * Rte[k];
   }
-  blk_skew(S, Rte);
+  m3_skew(S, Rte);
   blk_add(ev->K, n, B->off + 3, B->off + 3, S, -tau);
   m3_tmul(RR, B->R, A->R);
   blk_mulSkew(M, RR, a);
@@ -47,7 +47,7 @@ int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double*
   rd_rowDot(ev, 4, &A, a, NULL, NULL, &B, b2, 0, rd_lam(lam, 4));
   if (j->def.angle_fn != RD_NO_TIMEFN) {
     double th[3], e[3], na[3], r[3], rd[3], rdd[3], nna[3];
-    int st = rd_timefn3(m, j->def.angle_fn, t, th);
+    int st = rd_timeFnDerivs(m, j->def.angle_fn, t, th);
     if (st) {
       return st;
     }
@@ -68,7 +68,7 @@ int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double*
   }
   if (j->def.torque != 0) {
     double s;
-    int st = rd_timefnEval(m, j->def.torque_fn, t, &s);
+    int st = rd_timeFnEval(m, j->def.torque_fn, t, &s);
     if (st) {
       return st;
     }

@@ -10,7 +10,7 @@ int rd_jointRotationControl(const rdModel* m, const rdJoint* j, double t, const 
   rdSide A, B;
   rd_jointSides(m, j, q, v, ev, &A, &B);
   double th[3];
-  int st = rd_timefn3(m, j->def.angle_fn, t, th);
+  int st = rd_timeFnDerivs(m, j->def.angle_fn, t, th);
   if (st) {
     return st;
   }

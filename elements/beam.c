@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Geometrically exact beam element: residual and exact M, C, K (normalized-quaternion field).
+// The section kernel is elements/beam_section.c, the quaternion maps src/math/quatmap.h.
 //
 // Rotation field: p(s) = sum_k phi_k(s) q_k over the nodal unit quaternions (signs aligned
 // node to node), R(s) = R(p / |p|). Left-multiplying every q_k by one rotation multiplies p by
@@ -21,16 +22,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "elements/beam_section.h"
 #include "rodrigues/liegroup.h"
+#include "src/math/blk.h"
+#include "src/math/quat.h"
+#include "src/math/quatmap.h"
 #include "src/math/vec3.h"
-
-// section input columns, ordered so that the elastic quantities (strains, their rates, the
-// sectional forces) depend only on the columns [F0, F1) and the inertial ones (velocities,
-// accelerations, momenta) only on [I0, I1): the Jacobian products run over those ranges
-enum { CX1 = 0, CP1 = 3, CPD1 = 7, CXD1 = 11, CP = 14, CPD = 18, CXD = 22, CPDD = 25, CXDD = 29,
-       NS = 32, F0 = 0, F1 = 22, I0 = 14, I1 = 32 };
-// density rows: a_x, a_x', a_p, a_p'
-enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
 
 struct rdBeam_ {
   rdContext* ctx;
@@ -52,7 +49,8 @@ struct rdBeam_ {
   double* R0n;   // n x 9 initial nodal rotations
   double* q0c;   // n x 4 their conjugate quaternions (sign aligned)
   double* R0g;   // nq x 9 reference section frames at the quadrature points
-  double* work;  // own workspace of rd_beamEval (rd_beamWorkSize doubles, layout in wk)
+  double* work;  // own workspace of rd_beamEval, made by its first call (rd_beamWorkSize
+                 // doubles, layout in wk); NULL until then
 };
 
 // Jacobian accumulator of one node pair (i, j), summed over the quadrature points before the
@@ -104,538 +102,6 @@ static wk carve(const rdBeam* b, double* mem) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// small dense kernels (row-major, explicit leading dimensions)
-
-// unroll the hot loop that follows (GCC, Clang): -O2 does not unroll, and the loop control
-// costs as much as the arithmetic in these short loops (25 % of a step of the NREL deck)
-#if defined(__GNUC__)
-#define RD_UNROLL _Pragma("GCC unroll 4")
-#else
-#define RD_UNROLL
-#endif
-
-// C (m x nc, ldc) += s A (m x k, lda) B (k x nc, ldb)
-static void mm(double* C, int ldc, const double* A, int lda, const double* B, int ldb, int m,
-               int k, int nc, double s) {
-  for (int i = 0; i < m; i++) {
-    for (int l = 0; l < k; l++) {
-      double a = s * A[i * lda + l];
-      if (a == 0) {
-        continue;
-      }
-      const double* b = B + l * ldb;
-      double* c = C + i * ldc;
-      for (int j = 0; j < nc; j++) {
-        c[j] += a * b[j];
-      }
-    }
-  }
-}
-
-// C (m x nc, ldc) += s A^T B, A is k x m (lda), B is k x nc (ldb)
-static void mtm(double* C, int ldc, const double* A, int lda, const double* B, int ldb, int m,
-                int k, int nc, double s) {
-  for (int l = 0; l < k; l++) {
-    const double* b = B + l * ldb;
-    for (int i = 0; i < m; i++) {
-      double a = s * A[l * lda + i];
-      if (a == 0) {
-        continue;
-      }
-      double* c = C + i * ldc;
-      for (int j = 0; j < nc; j++) {
-        c[j] += a * b[j];
-      }
-    }
-  }
-}
-
-// C (m x NS) += s A (m x k, lda) B (k x NS), and C += s A^T B with A k x m, on the
-// section-input columns [lo, hi) only. Constant ranges and no aliasing between C and B, so
-// that the compiler vectorizes the column loops.
-#define MM_RANGE(name, lo, hi)                                                               \
-  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
-                   int m, int k, double s) {                                                 \
-    for (int i = 0; i < m; i++) {                                                            \
-      double* c = C + i * NS;                                                                \
-      for (int l = 0; l < k; l++) {                                                          \
-        double a = s * A[i * lda + l];                                                       \
-        const double* b = B + l * NS;                                                        \
-        RD_UNROLL                                                                            \
-        for (int j = lo; j < hi; j++) {                                                      \
-          c[j] += a * b[j];                                                                  \
-        }                                                                                    \
-      }                                                                                      \
-    }                                                                                        \
-  }
-#define MTM_RANGE(name, lo, hi)                                                              \
-  static void name(double* restrict C, const double* A, int lda, const double* restrict B,  \
-                   int m, int k, double s) {                                                 \
-    for (int l = 0; l < k; l++) {                                                            \
-      const double* b = B + l * NS;                                                          \
-      for (int i = 0; i < m; i++) {                                                          \
-        double a = s * A[l * lda + i];                                                       \
-        double* c = C + i * NS;                                                              \
-        RD_UNROLL                                                                            \
-        for (int j = lo; j < hi; j++) {                                                      \
-          c[j] += a * b[j];                                                                  \
-        }                                                                                    \
-      }                                                                                      \
-    }                                                                                        \
-  }
-MM_RANGE(mmF, F0, F1)
-MM_RANGE(mmI, I0, I1)
-MTM_RANGE(mtmF, F0, F1)
-MTM_RANGE(mtmA, 0, NS)
-MM_RANGE(mmA, 0, NS)
-
-// J (ld) block at (r0, c0) += s A (m x k)
-static void put(double* J, int ld, int r0, int c0, const double* A, int m, int k, double s) {
-  for (int i = 0; i < m; i++) {
-    for (int j = 0; j < k; j++) {
-      J[(r0 + i) * ld + c0 + j] += s * A[i * k + j];
-    }
-  }
-}
-
-static void sk(double S[9], const double v[3]) {
-  S[0] = 0;
-  S[1] = -v[2];
-  S[2] = v[1];
-  S[3] = v[2];
-  S[4] = 0;
-  S[5] = -v[0];
-  S[6] = -v[1];
-  S[7] = v[0];
-  S[8] = 0;
-}
-
-// row block `row` of the density Jacobian Ja gets the rotation's part of
-// d(R y) = R dy - R skew(y) Lam dp (Lam: 3x4, the quaternion map at the point)
-static void rotated_density(double* Ja, int row, const double R[9], const double y[3],
-                            const double Lam[12]) {
-  double S[9], RS[9], SL[12] = {0};
-  sk(S, y);
-  m3_mul(RS, R, S);
-  mm(SL, 4, RS, 3, Lam, 4, 3, 3, 4, 1);
-  put(Ja, NS, row, CP, SL, 3, 4, -1);
-}
-
-// ---------------------------------------------------------------------------------------------
-// quaternion maps (w first). L(d) b = vec(conj(d) (x) b) = Lr(b) d; Lc(c) p = L(p)^T c.
-
-static void qL(double L[12], const double d[4]) {
-  double S[9];
-  sk(S, d + 1);
-  for (int i = 0; i < 3; i++) {
-    L[4 * i] = -d[1 + i];
-    for (int j = 0; j < 3; j++) {
-      L[4 * i + 1 + j] = (i == j ? d[0] : 0) - S[3 * i + j];
-    }
-  }
-}
-
-static void qLr(double L[12], const double b[4]) {
-  double S[9];
-  sk(S, b + 1);
-  for (int i = 0; i < 3; i++) {
-    L[4 * i] = b[1 + i];
-    for (int j = 0; j < 3; j++) {
-      L[4 * i + 1 + j] = (i == j ? -b[0] : 0) + S[3 * i + j];
-    }
-  }
-}
-
-// Lc(c) = [0, -c^T; c, -skew(c)] (4x4); tr != 0 gives Lc^T
-static void qLc(double P[16], const double c[3], int tr) {
-  double S[9];
-  sk(S, c);
-  double s = tr ? -1 : 1;
-  P[0] = 0;
-  for (int i = 0; i < 3; i++) {
-    P[1 + i] = -s * c[i];
-    P[4 * (1 + i)] = s * c[i];
-    for (int j = 0; j < 3; j++) {
-      P[4 * (1 + i) + 1 + j] = -s * S[3 * i + j];
-    }
-  }
-}
-
-// left product matrix: q (x) y = Q(q) y
-static void qQ(double Q[16], const double q[4]) {
-  double S[9];
-  sk(S, q + 1);
-  Q[0] = q[0];
-  for (int i = 0; i < 3; i++) {
-    Q[1 + i] = -q[1 + i];
-    Q[4 * (1 + i)] = q[1 + i];
-    for (int j = 0; j < 3; j++) {
-      Q[4 * (1 + i) + 1 + j] = (i == j ? q[0] : 0) + S[3 * i + j];
-    }
-  }
-}
-
-// (0, a) (x) (0, b) = Y(b) a: Y(b) = [-b^T; -skew(b)] (4x3)
-static void qY(double Y[12], const double b[3]) {
-  double S[9];
-  sk(S, b);
-  for (int j = 0; j < 3; j++) {
-    Y[j] = -b[j];
-    for (int i = 0; i < 3; i++) {
-      Y[3 * (1 + i) + j] = -S[3 * i + j];
-    }
-  }
-}
-
-// the field at one quadrature point: p, 2/|p|^2 and Lam
-typedef struct {
-  const double* p;
-  double c;        // 2 / |p|^2
-  double Lam[12];  // 3x4
-} qfield;
-
-// D_Lam(b) = d(Lam b)/dp = c [Lr(b) - (Lam b) p^T]
-static void dLam(double D[12], const qfield* f, const double b[4]) {
-  double Lb[3] = {0};
-  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
-  qLr(D, b);
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 4; j++) {
-      D[4 * i + j] = f->c * (D[4 * i + j] - Lb[i] * f->p[j]);
-    }
-  }
-}
-
-// d/db [D_Lam(b) d] = c [L(d) - (p.d) Lam]
-static void dB(double D[12], const qfield* f, const double d[4]) {
-  double pd = 0;
-  for (int j = 0; j < 4; j++) {
-    pd += f->p[j] * d[j];
-  }
-  qL(D, d);
-  for (int k = 0; k < 12; k++) {
-    D[k] = f->c * (D[k] - pd * f->Lam[k]);
-  }
-}
-
-// d/dp [D_Lam(b) d] = -c [(D_Lam(b) d) p^T + (Lam b) d^T + (p.d) D_Lam(b)]
-static void d2Lam(double D[12], const qfield* f, const double b[4], const double d[4]) {
-  double Db[12], Dbd[3] = {0}, Lb[3] = {0}, pd = 0;
-  dLam(Db, f, b);
-  mm(Dbd, 1, Db, 4, d, 1, 3, 4, 1, 1);
-  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
-  for (int j = 0; j < 4; j++) {
-    pd += f->p[j] * d[j];
-  }
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 4; j++) {
-      D[4 * i + j] = -f->c * (Dbd[i] * f->p[j] + Lb[i] * d[j] + pd * Db[4 * i + j]);
-    }
-  }
-}
-
-// d/dp [Lam^T c] = c [Lc(c) - (Lam^T c) p^T] (4x4)
-static void p3(double P[16], const qfield* f, const double cv[3]) {
-  double Ltc[4] = {0};
-  mtm(Ltc, 1, f->Lam, 4, cv, 1, 4, 3, 1, 1);
-  qLc(P, cv, 0);
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 4; j++) {
-      P[4 * i + j] = f->c * (P[4 * i + j] - Ltc[i] * f->p[j]);
-    }
-  }
-}
-
-// d/dp [D_Lam(b)^T c] = -c [(D_Lam(b)^T c) p^T + (c.Lam b) I + p (c^T D_Lam(b))] (4x4)
-static void p4(double P[16], const qfield* f, const double b[4], const double cv[3]) {
-  double Db[12], Dtc[4] = {0}, Lb[3] = {0};
-  dLam(Db, f, b);
-  mtm(Dtc, 1, Db, 4, cv, 1, 4, 3, 1, 1);
-  mm(Lb, 1, f->Lam, 4, b, 1, 3, 4, 1, 1);
-  double cl = v3_dot(cv, Lb);
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 4; j++) {
-      P[4 * i + j] = -f->c * (Dtc[i] * f->p[j] + (i == j ? cl : 0) + f->p[i] * Dtc[j]);
-    }
-  }
-}
-
-// d/db [D_Lam(b)^T c] = c [Lc(c)^T - p c^T Lam] (4x4)
-static void dBT(double P[16], const qfield* f, const double cv[3]) {
-  double cL[4] = {0};
-  mtm(cL, 1, f->Lam, 4, cv, 1, 4, 3, 1, 1);
-  qLc(P, cv, 1);
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 4; j++) {
-      P[4 * i + j] = f->c * (P[4 * i + j] - f->p[i] * cL[j]);
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// section kernel
-
-typedef struct {
-  double p[4], p1[4], pd[4], pd1[4], pdd[4];
-  double x1[3], xd[3], xdd[3], xd1[3];
-} secIn;
-
-typedef struct {
-  const double* K;   // 36
-  const double* D;   // 36
-  const double* M;   // 36
-  const double* G0;  // 3
-  const double* k0;  // 3
-} secProp;
-
-// densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out. interp: the
-// moment densities for interpolated virtual rotations, a_p = (R c1, 0), a_p' = (R M, 0)
-static void section(const secIn* s, const secProp* sp, const rdBeamLoads* ld, int interp,
-                    double* a, double* Ja, double F[6]) {
-  qfield f;
-  f.p = s->p;
-  double n2 = 0;
-  for (int j = 0; j < 4; j++) {
-    n2 += s->p[j] * s->p[j];
-  }
-  f.c = 2 / n2;
-  qL(f.Lam, s->p);
-  for (int k = 0; k < 12; k++) {
-    f.Lam[k] *= f.c;
-  }
-  double R[9];
-  rdu_quatToMat(R, s->p);
-  // kinematics
-  double G[3], kap[3], w[3], u[3], w1[3], w2[3], ud[3], wd[3], Gd[3], kd[3], t[3];
-  m3_tmulv(G, R, s->x1);
-  m3_tmulv(u, R, s->xd);
-  m3_tmulv(w1, R, s->xdd);
-  m3_tmulv(w2, R, s->xd1);
-  memset(kap, 0, sizeof(kap));
-  memset(w, 0, sizeof(w));
-  mm(kap, 1, f.Lam, 4, s->p1, 1, 3, 4, 1, 1);
-  mm(w, 1, f.Lam, 4, s->pd, 1, 3, 4, 1, 1);
-  double Dpd[12], Dp1[12];
-  dLam(Dpd, &f, s->pd);
-  dLam(Dp1, &f, s->p1);
-  v3_cross(t, w, u);
-  v3_sub(ud, w1, t);
-  memset(wd, 0, sizeof(wd));
-  mm(wd, 1, f.Lam, 4, s->pdd, 1, 3, 4, 1, 1);
-  mm(wd, 1, Dpd, 4, s->pd, 1, 3, 4, 1, 1);
-  v3_cross(t, G, w);
-  v3_add(Gd, w2, t);
-  memset(kd, 0, sizeof(kd));
-  mm(kd, 1, f.Lam, 4, s->pd1, 1, 3, 4, 1, 1);
-  mm(kd, 1, Dp1, 4, s->pd, 1, 3, 4, 1, 1);
-  // sectional forces
-  double e[6], ed[6];
-  for (int i = 0; i < 3; i++) {
-    e[i] = G[i] - sp->G0[i];
-    e[3 + i] = kap[i] - sp->k0[i];
-    ed[i] = Gd[i];
-    ed[3 + i] = kd[i];
-  }
-  memset(F, 0, 6 * sizeof(double));
-  mm(F, 1, sp->K, 6, e, 1, 6, 6, 1, 1);
-  mm(F, 1, sp->D, 6, ed, 1, 6, 6, 1, 1);
-  const double* N = F;
-  const double* Mm = F + 3;
-  // inertia: P = Ms [u; w], Pd = Ms [ud; wd]
-  double V[6], A[6], P[6] = {0}, Pd[6] = {0};
-  v3_copy(V, u);
-  v3_copy(V + 3, w);
-  v3_copy(A, ud);
-  v3_copy(A + 3, wd);
-  mm(P, 1, sp->M, 6, V, 1, 6, 6, 1, 1);
-  mm(Pd, 1, sp->M, 6, A, 1, 6, 6, 1, 1);
-  double ht[3], mi[3], me[3] = {0}, c1[3];
-  v3_cross(t, w, P);
-  v3_add(ht, Pd, t);
-  v3_cross(t, w, P + 3);
-  v3_add(mi, Pd + 3, t);
-  v3_cross(t, u, P);
-  v3_add(mi, mi, t);
-  // applied: gravity (m g, m eta x R^T g), dead and follower loads
-  double mass = sp->M[0], meta[3], rg[3] = {0}, rmd[3] = {0};
-  meta[0] = 0.5 * (sp->M[6 * 5 + 1] - sp->M[6 * 4 + 2]);
-  meta[1] = 0.5 * (sp->M[6 * 3 + 2] - sp->M[6 * 5 + 0]);
-  meta[2] = 0.5 * (sp->M[6 * 4 + 0] - sp->M[6 * 3 + 1]);
-  if (ld) {
-    m3_tmulv(rg, R, ld->gravity);
-    m3_tmulv(rmd, R, ld->m_dead);
-    v3_cross(me, meta, rg);
-    v3_add(me, me, rmd);
-    v3_add(me, me, ld->m_follow);
-    v3_sub(ht, ht, ld->f_follow);
-  }
-  v3_cross(c1, N, G);
-  v3_add(c1, c1, mi);
-  v3_sub(c1, c1, me);
-  // densities
-  m3_mulv(a + AX, R, ht);
-  if (ld) {
-    for (int i = 0; i < 3; i++) {
-      a[AX + i] -= mass * ld->gravity[i] + ld->f_dead[i];
-    }
-  }
-  m3_mulv(a + AX1, R, N);
-  memset(a + AP, 0, 8 * sizeof(double));
-  if (interp) {
-    m3_mulv(a + AP, R, c1);
-    m3_mulv(a + AP1, R, Mm);
-  } else {
-    mtm(a + AP, 1, f.Lam, 4, c1, 1, 4, 3, 1, 1);
-    mtm(a + AP, 1, Dp1, 4, Mm, 1, 4, 3, 1, 1);
-    mtm(a + AP1, 1, f.Lam, 4, Mm, 1, 4, 3, 1, 1);
-  }
-  if (!Ja) {
-    return;
-  }
-  // ----- Jacobians with respect to s (3 x NS unless noted)
-  double JG[3 * NS] = {0}, Jk[3 * NS] = {0}, Jw[3 * NS] = {0}, Ju[3 * NS] = {0};
-  double Jud[3 * NS] = {0}, Jwd[3 * NS] = {0}, JGd[3 * NS] = {0}, Jkd[3 * NS] = {0};
-  double Je[6 * NS], Jed[6 * NS], JF[6 * NS] = {0}, JV[6 * NS], JA[6 * NS];
-  double JP[6 * NS] = {0}, JPd[6 * NS] = {0};
-  double Jht[3 * NS] = {0}, Jmi[3 * NS] = {0}, Jc1[3 * NS] = {0};
-  double Rt[9], S[9], SL[12], D[12], X[16];
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      Rt[3 * i + j] = R[3 * j + i];
-    }
-  }
-  // R^T y for y an input: R^T dy + skew(R^T y) Lam dp
-#define ROTT(J, y, col)                       \
-  do {                                        \
-    put(J, NS, 0, col, Rt, 3, 3, 1);          \
-    sk(S, y);                                 \
-    memset(SL, 0, sizeof(SL));                \
-    mm(SL, 4, S, 3, f.Lam, 4, 3, 3, 4, 1);    \
-    put(J, NS, 0, CP, SL, 3, 4, 1);           \
-  } while (0)
-  ROTT(JG, G, CX1);
-  ROTT(Ju, u, CXD);
-  ROTT(Jud, w1, CXDD);  // R^T xdd, then - w x u below
-  ROTT(JGd, w2, CXD1);  // R^T xd1, then + G x w below
-#undef ROTT
-  put(Jk, NS, 0, CP, Dp1, 3, 4, 1);
-  put(Jk, NS, 0, CP1, f.Lam, 3, 4, 1);
-  put(Jw, NS, 0, CP, Dpd, 3, 4, 1);
-  put(Jw, NS, 0, CPD, f.Lam, 3, 4, 1);
-  // ud = R^T xdd - w x u
-  sk(S, w);
-  mmI(Jud, S, 3, Ju, 3, 3, -1);
-  sk(S, u);
-  mmI(Jud, S, 3, Jw, 3, 3, 1);
-  // wd = Lam pdd + D_Lam(pd) pd
-  dLam(D, &f, s->pdd);
-  put(Jwd, NS, 0, CP, D, 3, 4, 1);
-  put(Jwd, NS, 0, CPDD, f.Lam, 3, 4, 1);
-  d2Lam(D, &f, s->pd, s->pd);
-  put(Jwd, NS, 0, CP, D, 3, 4, 1);
-  dB(D, &f, s->pd);
-  put(Jwd, NS, 0, CPD, D, 3, 4, 1);
-  put(Jwd, NS, 0, CPD, Dpd, 3, 4, 1);
-  // Gd = R^T xd1 + G x w
-  sk(S, w);
-  mmF(JGd, S, 3, JG, 3, 3, -1);
-  sk(S, G);
-  mmF(JGd, S, 3, Jw, 3, 3, 1);
-  // kd = Lam pd1 + D_Lam(p1) pd
-  dLam(D, &f, s->pd1);
-  put(Jkd, NS, 0, CP, D, 3, 4, 1);
-  put(Jkd, NS, 0, CPD1, f.Lam, 3, 4, 1);
-  d2Lam(D, &f, s->p1, s->pd);
-  put(Jkd, NS, 0, CP, D, 3, 4, 1);
-  dB(D, &f, s->pd);
-  put(Jkd, NS, 0, CP1, D, 3, 4, 1);
-  put(Jkd, NS, 0, CPD, Dp1, 3, 4, 1);
-  // F = K e + D ed
-  memcpy(Je, JG, sizeof(JG));
-  memcpy(Je + 3 * NS, Jk, sizeof(Jk));
-  memcpy(Jed, JGd, sizeof(JGd));
-  memcpy(Jed + 3 * NS, Jkd, sizeof(Jkd));
-  mmF(JF, sp->K, 6, Je, 6, 6, 1);
-  mmF(JF, sp->D, 6, Jed, 6, 6, 1);
-  const double* JN = JF;
-  const double* JM = JF + 3 * NS;
-  // P, Pd
-  memcpy(JV, Ju, sizeof(Ju));
-  memcpy(JV + 3 * NS, Jw, sizeof(Jw));
-  memcpy(JA, Jud, sizeof(Jud));
-  memcpy(JA + 3 * NS, Jwd, sizeof(Jwd));
-  mmI(JP, sp->M, 6, JV, 6, 6, 1);
-  mmI(JPd, sp->M, 6, JA, 6, 6, 1);
-  // ht = Pd_t + w x P_t (- f_follow)
-  memcpy(Jht, JPd, sizeof(Jht));
-  sk(S, P);
-  mmI(Jht, S, 3, Jw, 3, 3, -1);
-  sk(S, w);
-  mmI(Jht, S, 3, JP, 3, 3, 1);
-  // mi = Pd_r + w x P_r + u x P_t
-  memcpy(Jmi, JPd + 3 * NS, sizeof(Jmi));
-  sk(S, P + 3);
-  mmI(Jmi, S, 3, Jw, 3, 3, -1);
-  sk(S, w);
-  mmI(Jmi, S, 3, JP + 3 * NS, 3, 3, 1);
-  sk(S, P);
-  mmI(Jmi, S, 3, Ju, 3, 3, -1);
-  sk(S, u);
-  mmI(Jmi, S, 3, JP, 3, 3, 1);
-  // c1 = N x G + mi - me
-  sk(S, G);
-  mmF(Jc1, S, 3, JN, 3, 3, -1);
-  sk(S, N);
-  mmF(Jc1, S, 3, JG, 3, 3, 1);
-  for (int k = 0; k < 3 * NS; k++) {
-    Jc1[k] += Jmi[k];
-  }
-  if (ld) {
-    // me = meta x (R^T g) + R^T m_dead + m_follow: d me = [skew(meta) skew(rg) + skew(rmd)] Lam dp
-    double S2[9], B[9];
-    sk(S, meta);
-    sk(S2, rg);
-    m3_mul(B, S, S2);
-    sk(S2, rmd);
-    for (int k = 0; k < 9; k++) {
-      B[k] += S2[k];
-    }
-    memset(SL, 0, sizeof(SL));
-    mm(SL, 4, B, 3, f.Lam, 4, 3, 3, 4, 1);
-    put(Jc1, NS, 0, CP, SL, 3, 4, -1);
-  }
-  // ----- densities
-  memset(Ja, 0, sizeof(double) * NA * NS);
-  // a_x = R ht - ...: R dht - R skew(ht) Lam dp
-  mmI(Ja + AX * NS, R, 3, Jht, 3, 3, 1);
-  rotated_density(Ja, AX, R, ht, f.Lam);
-  // a_x1 = R N
-  mmF(Ja + AX1 * NS, R, 3, JN, 3, 3, 1);
-  rotated_density(Ja, AX1, R, N, f.Lam);
-  if (interp) {
-    // a_p = R c1, a_p1 = R M: R dy - R skew(y) Lam dp
-    mmA(Ja + AP * NS, R, 3, Jc1, 3, 3, 1);
-    rotated_density(Ja, AP, R, c1, f.Lam);
-    mmF(Ja + AP1 * NS, R, 3, JM, 3, 3, 1);
-    rotated_density(Ja, AP1, R, Mm, f.Lam);
-    return;
-  }
-  // a_p = Lam^T c1 + D_Lam(p1)^T M
-  p3(X, &f, c1);
-  put(Ja, NS, AP, CP, X, 4, 4, 1);
-  mtmA(Ja + AP * NS, f.Lam, 4, Jc1, 4, 3, 1);
-  p4(X, &f, s->p1, Mm);
-  put(Ja, NS, AP, CP, X, 4, 4, 1);
-  dBT(X, &f, Mm);
-  put(Ja, NS, AP, CP1, X, 4, 4, 1);
-  mtmF(Ja + AP * NS, Dp1, 4, JM, 4, 3, 1);
-  // a_p1 = Lam^T M
-  p3(X, &f, Mm);
-  put(Ja, NS, AP1, CP, X, 4, 4, 1);
-  mtmF(Ja + AP1 * NS, f.Lam, 4, JM, 4, 3, 1);
-}
-
-// ---------------------------------------------------------------------------------------------
 // element
 
 int rd_beamNodes(const rdBeam* b) {
@@ -650,6 +116,7 @@ int rd_beamQuadPoints(const rdBeam* b) {
 
 void rd_destroyBeam(rdBeam** b) {
   if (b && *b) {
+    rd_free((*b)->ctx, (*b)->work);
     rd_free((*b)->ctx, *b);
     *b = NULL;
   }
@@ -661,11 +128,7 @@ static void align(int n, const double* const* qin, double* qout) {
   for (int k = 0; k < n; k++) {
     double s = 1;
     if (k > 0) {
-      double d = 0;
-      for (int j = 0; j < 4; j++) {
-        d += qin[k][j] * qout[4 * (k - 1) + j];
-      }
-      s = d < 0 ? -1 : 1;
+      s = q4_dot(qin[k], qout + 4 * (k - 1)) < 0 ? -1 : 1;
     }
     for (int j = 0; j < 4; j++) {
       qout[4 * k + j] = s * qin[k][j];
@@ -690,30 +153,6 @@ static void wm_to_quat(double q[4], const double c[3]) {
     q[1 + i] = c[i] / (2 * (1 + t2));
   }
 }
-
-// A <- Q A Q^T with Q = diag(R, R) (6x6 row-major)
-static void rotate6(double A[36], const double R[9]) {
-  double T[36];
-  for (int i = 0; i < 6; i++) {
-    for (int j = 0; j < 6; j++) {
-      double acc = 0;
-      for (int k = 0; k < 3; k++) {
-        acc += R[3 * (i % 3) + k] * A[6 * (3 * (i / 3) + k) + j];
-      }
-      T[6 * i + j] = acc;
-    }
-  }
-  for (int i = 0; i < 6; i++) {
-    for (int j = 0; j < 6; j++) {
-      double acc = 0;
-      for (int k = 0; k < 3; k++) {
-        acc += T[6 * i + 3 * (j / 3) + k] * R[3 * (j % 3) + k];
-      }
-      A[6 * i + j] = acc;
-    }
-  }
-}
-
 
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
@@ -771,9 +210,8 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   if (def->virt != RD_BEAM_VIRTUAL_FIELD && def->virt != RD_BEAM_VIRTUAL_INTERPOLATED) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown virtual rotations %d", (int)def->virt);
   }
-  // one allocation
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13 +
-              work_doubles(n, nq);
+  // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13;
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -795,7 +233,6 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->R0n, 9 * n);
   TAKE(b->q0c, 4 * n);
   TAKE(b->R0g, 9 * nq);
-  TAKE(b->work, work_doubles(n, nq));
 #undef TAKE
   b->field = def->field;
   b->virt = def->virt;
@@ -851,7 +288,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     }
     b->jw[g] = w[g] * J;
     // reference strains: the same formulas at the initial configuration
-    secIn s;
+    rdSectionIn s;
     memset(&s, 0, sizeof(s));
     for (int k = 0; k < n; k++) {
       for (int j = 0; j < 4; j++) {
@@ -860,19 +297,12 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       }
       v3_axpy(s.x1, dphi[k], def->x0 + 3 * k);
     }
-    double R[9], n2 = 0, L[12];
-    for (int j = 0; j < 4; j++) {
-      n2 += s.p[j] * s.p[j];
-    }
+    double R[9], n2 = q4_dot(s.p, s.p), L[12];
     rdu_quatToMat(R, s.p);
     m3_tmulv(b->G0 + 3 * g, R, s.x1);
-    qL(L, s.p);
+    qm_L(L, s.p);
     for (int i = 0; i < 3; i++) {
-      double acc = 0;
-      for (int j = 0; j < 4; j++) {
-        acc += L[4 * i + j] * s.p1[j];
-      }
-      b->k0[3 * g + i] = 2 * acc / n2;
+      b->k0[3 * g + i] = 2 * q4_dot(L + 4 * i, s.p1) / n2;
     }
     double eta = def->s0 + (def->s1 - def->s0) * 0.5 * (xi[g] + 1);
     rd_beamSectionAt(sec, eta, b->Ks + 36 * g, b->Ms + 36 * g);
@@ -892,9 +322,9 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       rdu_quatConj(q00, b->q0c);
       rdu_quatMul(qg, q00, rq);
       rdu_quatToMat(b->R0g + 9 * g, qg);
-      rotate6(b->Ks + 36 * g, b->R0g + 9 * g);
-      rotate6(b->Ds + 36 * g, b->R0g + 9 * g);
-      rotate6(b->Ms + 36 * g, b->R0g + 9 * g);
+      blk_rotate6(b->Ks + 36 * g, b->R0g + 9 * g);
+      blk_rotate6(b->Ds + 36 * g, b->R0g + 9 * g);
+      blk_rotate6(b->Ms + 36 * g, b->R0g + 9 * g);
     }
   }
   *out = b;
@@ -903,6 +333,11 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
 
 
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
+  if (!b->work) {
+    memset(x, 0, 3 * sizeof(double));
+    memset(F, 0, 6 * sizeof(double));
+    return;
+  }
   rd_beamQuadForcesWork(b, b->work, g, x, F);
 }
 
@@ -933,6 +368,12 @@ size_t rd_beamWorkSize(const rdBeam* b) {
 
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K) {
+  if (!b->work) {
+    b->work = rd_calloc(b->ctx, work_doubles(b->n, b->nq), sizeof(double));
+    if (!b->work) {
+      return RD_ERR_NOMEM;
+    }
+  }
   return rd_beamEvalWork(b, b->work, q, v, vd, ld, r, M, C, K);
 }
 
@@ -973,7 +414,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     double* Fa = E + 24;
     double* dW = E + 36;
     double* Er = E + ER;
-    qQ(Q, qk);
+    qm_Q(Q, qk);
     for (int i = 0; i < 4; i++) {
       for (int j = 0; j < 3; j++) {
         E[3 * i + j] = 0.5 * Q[4 * i + 1 + j];
@@ -994,10 +435,10 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     }
     if (jac) {
       memset(Fw, 0, 36 * sizeof(double));
-      qY(Y, W);
-      mm(Fw, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
-      qY(Y, Wd);
-      mm(Fa, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      qm_Y(Y, W);
+      blk_mm(Fw, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      qm_Y(Y, Wd);
+      blk_mm(Fa, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
       for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 3; j++) {
           Fa[3 * i + j] -= 0.25 * W2 * E[3 * i + j];
@@ -1015,7 +456,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   for (int g = 0; g < b->nq; g++) {
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
-    secIn s;
+    rdSectionIn s;
     memset(&s, 0, sizeof(s));
     double* xg = w->xq + 3 * g;
     memset(xg, 0, 3 * sizeof(double));
@@ -1037,16 +478,14 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       v3_axpy(s.xdd, phi[k], xdd);
       v3_axpy(s.xd1, dphi[k], xd);
     }
-    double n2 = 0;
-    for (int j = 0; j < 4; j++) {
-      n2 += s.p[j] * s.p[j];
-    }
+    double n2 = q4_dot(s.p, s.p);
     if (!(n2 > 1e-6)) {
       *bad = g;
       *bn2 = n2;
       return RD_ERR_NUMERIC;
     }
-    secProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g, b->k0 + 3 * g};
+    rdSectionProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g,
+                        b->k0 + 3 * g};
     const rdBeamLoads* lg = ld;
     rdBeamLoads lr;
     double* Fg = w->Fq + 6 * g;
@@ -1057,7 +496,8 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       m3_mulv(lr.m_follow, b->R0g + 9 * g, ld->m_follow);
       lg = &lr;
     }
-    section(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, a, jac ? Ja : NULL, Fg);
+    rd_beamSectionEval(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, a, jac ? Ja : NULL,
+                       Fg);
     if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
       double t[6];
       m3_tmulv(t, b->R0g + 9 * g, Fg);
@@ -1119,7 +559,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   }
   // moment rows r_theta_k = Er_k^T g_k
   for (int k = 0; k < n; k++) {
-    mtm(r + 6 * k + 3, 1, w->nod + NNOD * k + ER, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
+    blk_mtm(r + 6 * k + 3, 1, w->nod + NNOD * k + ER, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
   }
   return RD_OK;
 }
@@ -1153,12 +593,13 @@ static void outer_stiffness(const rdBeam* b, const wk* w, int k, double D[9]) {
   if (b->virt == RD_BEAM_VIRTUAL_INTERPOLATED) {
     double t[3];
     m3_tmulv(t, w->nod + NNOD * k + ER, gk);
-    sk(D, t);
+    m3_skew(D, t);
     return;
   }
-  double qc[4] = {qk[0], -qk[1], -qk[2], -qk[3]}, h[4];
+  double qc[4], h[4];
+  rdu_quatConj(qc, qk);
   rdu_quatMul(h, qc, gk);
-  sk(D, h + 1);
+  m3_skew(D, h + 1);
   for (int i = 0; i < 9; i++) {
     D[i] = 0.25 * (D[i] - (i % 4 == 0 ? h[0] : 0));
   }
@@ -1282,7 +723,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
         double ET[12];
         if (t == 0) {
           memset(ET, 0, sizeof(ET));
-          mm(ET, 3, src[m][t], 3, T, 3, 4, 3, 3, 1);
+          blk_mm(ET, 3, src[m][t], 3, T, 3, 4, 3, 3, 1);
         } else {
           memcpy(ET, src[m][t], sizeof(ET));
         }
@@ -1321,7 +762,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   for (int k = 0; c->cK != 0 && k < n; k++) {
     double D[9], DT[9] = {0};
     outer_stiffness(b, w, k, D);
-    mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
+    blk_mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
     double* blk = S + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
@@ -1357,23 +798,8 @@ static void from_displacement(const rdBeam* b, double* A) {
   int nd = 6 * b->n;
   for (int k = 0; k < b->n; k++) {
     const double* R0 = b->R0n + 9 * k;
-    for (int c = 0; c < nd; c++) {  // rows 6k+3..6k+5: R0^T (rows)
-      double t[3];
-      for (int i = 0; i < 3; i++) {
-        t[i] = A[(size_t)(6 * k + 3 + i) * (size_t)nd + c];
-      }
-      for (int i = 0; i < 3; i++) {
-        A[(size_t)(6 * k + 3 + i) * (size_t)nd + c] = R0[i] * t[0] + R0[3 + i] * t[1] +
-                                                       R0[6 + i] * t[2];
-      }
-    }
-    for (int rr = 0; rr < nd; rr++) {  // columns 6k+3..6k+5: (columns) R0
-      double* a = A + (size_t)rr * (size_t)nd + 6 * k + 3;
-      double t[3] = {a[0], a[1], a[2]};
-      for (int j = 0; j < 3; j++) {
-        a[j] = t[0] * R0[j] + t[1] * R0[3 + j] + t[2] * R0[6 + j];
-      }
-    }
+    blk_rowsTmul(A, nd, 6 * k + 3, R0);
+    blk_colsMul(A, nd, 6 * k + 3, R0);
   }
 }
 
@@ -1497,10 +923,7 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
       v3_axpy(x1, dphi[k], q + 7 * node[k]);
       v3_axpy(xd, phi[k], v + 6 * node[k]);
     }
-    double n2 = 0;
-    for (int j = 0; j < 4; j++) {
-      n2 += pp[j] * pp[j];
-    }
+    double n2 = q4_dot(pp, pp);
     if (!(n2 > 1e-6)) {
       return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
                       "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d)", n2,
@@ -1508,7 +931,7 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
     }
     double R[9], Lam[12];
     rdu_quatToMat(R, pp);
-    qL(Lam, pp);
+    qm_L(Lam, pp);
     // strains e = [Gamma; kappa] and velocities V = [u; omega], section frame
     double e[6] = {0}, V[6] = {0};
     m3_tmulv(e, R, x1);

@@ -96,7 +96,7 @@ typedef struct rdBeamLoads_ {
 
 typedef struct rdBeam_ rdBeam;
 
-// build the element (one allocation: quadrature data, section data, workspace). Returns
+// build the element (one allocation: quadrature data, section data). Returns
 // RD_OK, RD_ERR_ARG (n, quadrature), RD_ERR_MODEL (section, degenerate reference line),
 // RD_ERR_NOMEM.
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out);
@@ -108,9 +108,11 @@ int rd_beamQuadPoints(const rdBeam* b);
 // Evaluate at the model state: q (7 per model node: x, quaternion), v, vd (6 per model node:
 // velocity global, angular velocity body; accelerations likewise), read at the element's
 // nodes. ld may be NULL (no distributed loads). Writes r (6n) and, if the pointers are not
-// NULL, M = dr/dvd, C = dr/dv, K = dr/d(dx, dtheta) (6n x 6n row-major, overwritten). No
-// allocation. Returns RD_OK, or RD_ERR_NUMERIC if the interpolated quaternion degenerates
-// (neighbouring nodes rotated by about pi or more relative to each other).
+// NULL, M = dr/dvd, C = dr/dv, K = dr/d(dx, dtheta) (6n x 6n row-major, overwritten). The
+// first call allocates the element's own workspace (rd_beamWorkSize doubles; models evaluate
+// with rd_beamEvalWork into their data's). Returns RD_OK, RD_ERR_NOMEM, or RD_ERR_NUMERIC if
+// the interpolated quaternion degenerates (neighbouring nodes rotated by about pi or more
+// relative to each other).
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K);
 
@@ -141,7 +143,8 @@ int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double*
 
 // internal forces at quadrature point g of the last evaluation: position (global) and the
 // sectional forces [N; M] (section frame, elastic + damping); for outputs and tests
-// (of rd_beamEval: the element's own workspace, not that of rd_beamEvalWork)
+// (of rd_beamEval: the element's own workspace, not that of rd_beamEvalWork; zeros before the
+// first rd_beamEval)
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 
 // the same from the workspace of an rd_beamEvalWork evaluation

@@ -63,7 +63,7 @@ static void geometry(const rdModel* m, const rdBushingDef* b, const double* q, b
   // B
   memset(g->B, 0, sizeof(g->B));
   double S[9], DG[9];
-  blk_skew(S, g->s);
+  m3_skew(S, g->s);
   m3_mul(DG, g->D, g->G);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
@@ -145,7 +145,7 @@ void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, co
   m3_mulv(GW1, g.G, W1);
   v3_sub(om, GW1, W0);
   // du' = -skew(W0) Js + [0, skew(vr), 0, 0]
-  blk_skew(A, W0);
+  m3_skew(A, W0);
   for (int i = 0; i < 3; i++) {
     for (int k = 0; k < 12; k++) {
       double sum = 0;
@@ -155,7 +155,7 @@ void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, co
       Jd[12 * i + k] = sum;
     }
   }
-  blk_skew(A, vr);
+  m3_skew(A, vr);
   put3(Jd, 3, 0, 3, A, 1);
   // dphi' = dD(phi, om) Jphi + D [0, skew(G W1), 0, -G skew(W1)]
   rdu_dTangentInvTransSO3(A, g.phi, om);
@@ -169,7 +169,7 @@ void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, co
     }
   }
   double S[9];
-  blk_skew(S, GW1);
+  m3_skew(S, GW1);
   m3_mul(A, g.D, S);
   put3(Jd, 3, 3, 3, A, 1);
   blk_mulSkew(S, g.G, W1);
@@ -213,7 +213,7 @@ void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, co
   }
   // th0 rows: skew(fu) Js - dTinv(phi, fp) Jphi; th1 rows: G^T dTinv Jphi
   double Sf[9], dT[9], GdT[9];
-  blk_skew(Sf, fu);
+  m3_skew(Sf, fu);
   rdu_dTangentInvSO3(dT, g.phi, fp);
   m3_tmul(GdT, g.G, dT);
   for (int i = 0; i < 3; i++) {
@@ -228,10 +228,10 @@ void rd_bushingEval(const rdModel* m, const rdBushingDef* b, const double* q, co
     }
   }
   // th1 rows: -G^T skew(mu) on th0, skew(G^T mu) on th1
-  blk_skew(S, mu);
+  m3_skew(S, mu);
   m3_tmul(A, g.G, S);
   m3_tmulv(Gm, g.G, mu);
-  blk_skew(T9, Gm);
+  m3_skew(T9, Gm);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       KK[12 * (9 + i) + 3 + j] -= A[3 * i + j];

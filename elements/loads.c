@@ -38,7 +38,7 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
   for (int i = 0; i < m->nload; i++) {
     const rdLoadDef* l = &m->load[i].def;
     double s;
-    int st = rd_timefnEval(m, l->timefn, t, &s);
+    int st = rd_timeFnEval(m, l->timefn, t, &s);
     if (st != RD_OK) {
       return st;
     }

@@ -58,7 +58,7 @@ void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q
   blk_mulSkew(Rc, R, c);
   blk_add(ev->M, n, 0, 3, Rc, -mass);
   double S[9];
-  blk_skew(S, c);
+  m3_skew(S, c);
   m3_mult(cRt, S, R);
   blk_add(ev->M, n, 3, 0, cRt, mass);
   blk_add(ev->M, n, 3, 3, JP, 1);
@@ -73,8 +73,8 @@ void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q
   m3_mul(tmp, R, D);
   blk_add(ev->C, n, 0, 3, tmp, mass);
   double SW[9], SJW[9], G[9];
-  blk_skew(SW, W);
-  blk_skew(SJW, JPW);
+  m3_skew(SW, W);
+  m3_skew(SJW, JPW);
   m3_mul(G, SW, JP);
   for (int k = 0; k < 9; k++) {
     G[k] -= SJW[k];

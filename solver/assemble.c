@@ -112,7 +112,7 @@ static void apply_T6(const rdModel* m, const double* psi, double* A, int rows, i
 }
 
 
-void rd_asmScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes) {
+void rd_assembleScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes) {
   const rdPattern* P = m->pattern;
   size_t N = 6 * (size_t)n;
   for (int a = 0; a < n; a++) {
@@ -154,7 +154,7 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cM * M[k] + c->cC * C[k] + c->cK * K[k];
     }
-    rd_asmScatter6(m, Ax, K, u->nnode, u->nodes);
+    rd_assembleScatter6(m, Ax, K, u->nnode, u->nodes);
   }
   if (!Ax || (c->cK == 0 && c->cC == 0)) {
     return RD_OK;
@@ -174,7 +174,7 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cC * C[k] + c->cK * K[k];
     }
-    rd_asmScatter6(m, Ax, K, cb->nnode, cb->nodes);
+    rd_assembleScatter6(m, Ax, K, cb->nnode, cb->nodes);
   }
   return RD_OK;
 }
@@ -191,7 +191,7 @@ static void moment_stiffness(const rdModel* m, const rdData* d, const double* q,
   double R[9], Rt_m[3], S[9];
   rdu_quatToMat(R, q + 7 * i + 3);
   m3_tmulv(Rt_m, R, d->force + 6 * i + 3);
-  blk_skew(S, Rt_m);
+  m3_skew(S, Rt_m);
   blk_add(K, 6, 3, 3, S, -1);
 }
 
@@ -201,12 +201,12 @@ static void follower_stiffness(const rdModel* m, double t, const double* q, cons
                                double K[36]) {
   memset(K, 0, 36 * sizeof(double));
   double s = 1, w[3], R[9], S[9];
-  if (rd_timefnEval(m, ld->timefn, t, &s) != RD_OK) {
+  if (rd_timeFnEval(m, ld->timefn, t, &s) != RD_OK) {
     s = 0;  // the residual evaluation reports it
   }
   v3_scale(w, ld->value, s);
   if (ld->kind == RD_LOAD_MOMENT) {
-    blk_skew(S, w);  // a follower moment has no stiffness: undo the dead part
+    m3_skew(S, w);  // a follower moment has no stiffness: undo the dead part
     blk_add(K, 6, 3, 3, S, 1);
   } else {
     rdu_quatToMat(R, q + 7 * ld->node + 3);
@@ -225,7 +225,7 @@ static void gravity_stiffness(const rdModel* m, const double* q, const rdRigidBo
   v3_scale(mg, m->gravity, b->mass);
   m3_tmulv(Rmg, R, mg);
   v3_cross(cm, b->com, Rmg);
-  blk_skew(S, cm);
+  m3_skew(S, cm);
   blk_add(K, 6, 3, 3, S, 1);
   blk_skewSkew(S, b->com, Rmg);
   blk_add(K, 6, 3, 3, S, -1);

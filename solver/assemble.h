@@ -38,7 +38,7 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
 
 // scatter the 6n x 6n row-major matrix S (6 per node of nodes; point nodes use their first 3)
 // into the node-node blocks of Ax
-void rd_asmScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes);
+void rd_assembleScatter6(const rdModel* m, double* Ax, const double* S, int n, const int* nodes);
 
 // beam elements (solver/assemble_beam.c): add their residual to r and, if Ax is not NULL,
 // their iteration matrix to Ax, colour group by colour group, each group on up to
@@ -49,17 +49,17 @@ int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, con
 
 // at rd_compile: colour the beams (greedy, no two beams of one colour share a node) into
 // m->nbeamcolor groups, m->beam_order / m->beam_color. RD_OK or RD_ERR_NOMEM.
-int rd_beamColor(rdModel* m);
+int rd_assembleBeamColors(rdModel* m);
 
 // workspace slots (assembly threads) a data of this model needs: 1 without OpenMP or with fewer
 // than 2 beams, else solver.threads (0: omp_get_max_threads())
-int rd_beamSlots(const rdModel* m);
+int rd_assembleBeamSlots(const rdModel* m);
 
 // the beam scratch of workspace slot `slot` (one per thread) for an element of n nodes, carved
 // from d->beamwork (m->beam_work doubles per slot): residual r (6n), iteration matrix S
 // (6n x 6n), tangent operators T (n x 9), then the kernel's workspace
-void rd_beamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
-                    double** T, double** work);
+void rd_assembleBeamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
+                            double** T, double** work);
 
 // name of unknown k (DOF or multiplier) for messages: "node 'x' rotation y" or
 // "joint 'j' equation 2"

@@ -21,7 +21,7 @@
 #define RD_OMP(x)
 #endif
 
-int rd_beamColor(rdModel* m) {
+int rd_assembleBeamColors(rdModel* m) {
   rdContext* ctx = m->ctx;
   int nb = m->nbeam, nn = m->nnode;
   m->nbeamcolor = 0;
@@ -104,7 +104,7 @@ done:
 }
 
 
-int rd_beamSlots(const rdModel* m) {
+int rd_assembleBeamSlots(const rdModel* m) {
 #ifdef _OPENMP
   if (m->nbeam < 2) {
     return 1;
@@ -118,8 +118,8 @@ int rd_beamSlots(const rdModel* m) {
 }
 
 
-void rd_beamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
-                    double** T, double** work) {
+void rd_assembleBeamScratch(const rdModel* m, rdData* d, int slot, int n, double** r, double** S,
+                            double** T, double** work) {
   size_t N = 6 * (size_t)n;
   double* p = d->beamwork + (size_t)slot * m->beam_work;
   *r = p;
@@ -154,7 +154,7 @@ static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* 
   const rdBeamDef* bd = &m->beam[e].def;
   int n = bd->nnode;
   double *br, *S, *T, *work;
-  rd_beamScratch(m, d, slot, n, &br, &S, &T, &work);
+  rd_assembleBeamScratch(m, d, slot, n, &br, &S, &T, &work);
   rdBeamLoads ld;
   beam_loads(m, bd, d->beamscale[e], &ld);
   rdBeamSum sum = {c->cM, c->cC, c->cK, NULL};
@@ -176,7 +176,7 @@ static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* 
     }
   }
   if (Ax) {
-    rd_asmScatter6(m, Ax, S, n, bd->nodes);
+    rd_assembleScatter6(m, Ax, S, n, bd->nodes);
   }
   return RD_OK;
 }
@@ -187,7 +187,7 @@ int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, con
   // the load factors first, serially: time functions may raise
   for (int e = 0; e < m->nbeam; e++) {
     double f = 1;
-    int st = rd_timefnEval(m, m->beam[e].def.timefn, t, &f);
+    int st = rd_timeFnEval(m, m->beam[e].def.timefn, t, &f);
     if (st != RD_OK) {
       return st;
     }
@@ -220,7 +220,7 @@ int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, con
       int e = m->beam_order[bad];
       const rdModelBeam* b = &m->beam[e];
       double *br, *S, *T, *work;
-      rd_beamScratch(m, d, 0, b->def.nnode, &br, &S, &T, &work);
+      rd_assembleBeamScratch(m, d, 0, b->def.nnode, &br, &S, &T, &work);
       rdBeamLoads ld;
       beam_loads(m, &b->def, d->beamscale[e], &ld);
       rd_beamEvalWork(b->kernel, work, q, v, vd, &ld, br, NULL, NULL, NULL);

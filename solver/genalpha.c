@@ -9,13 +9,20 @@
 
 #include "solver/assemble.h"
 #include "constraints/constraint.h"
+#include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
-void rd_gaParam(double rho, rdGaParam* p) {
+// integration parameters from rho_inf (Chung-Hulbert through Arnold-Bruls' form)
+typedef struct {
+  double am, af, gamma, beta;
+} gaParam;
+
+
+static void ga_param(double rho, gaParam* p) {
   p->am = (2 * rho - 1) / (rho + 1);
   p->af = rho / (rho + 1);
   p->gamma = 0.5 + p->af - p->am;
@@ -23,15 +30,10 @@ void rd_gaParam(double rho, rdGaParam* p) {
 }
 
 
-// scratch arrays carved out of d->work
+// generalized-alpha's own scratch arrays, carved out of d->work after the implicit steppers'
+// shared ones (rdImplicitWork)
 typedef struct {
-  double* r;    // N residual
-  double* sol;  // N right-hand side / solution
   double* gam;  // nconstraint
-  double* Ax;   // nnz
-  double* dq;   // nnode x 6: dq of Algorithm 1, node layout
-  double* psi;  // nnode x 3: h dq_rot
-  double* qn;   // nnode x 7: configuration at the start of the step
   // stabilized index 2
   double* eta;  // nconstraint: h eta, the multipliers of the position correction
   double* phi;  // nconstraint: position constraints
@@ -54,7 +56,7 @@ typedef struct {
   int* joff;    // offset of the row joint's rows within every column of joint J
   double* Ax;   // values of the correction matrix
   // modified Newton across steps (solver.modified_newton): the state of the kept factorization
-  // of ls, saved in checkpoints (ga_historySave) so that a resumed run reuses the same matrix
+  // of ls, saved in checkpoints (ga_history_save) so that a resumed run reuses the same matrix
   double* Afact;  // nnz: the values ls was last factored with (NULL without modified Newton)
   double h_fact;  // the step size of that matrix (0: none usable)
   double mbar;    // its smallest translational diagonal (the multiplier scale of the norm)
@@ -71,36 +73,33 @@ typedef struct {
 
 
 
-// the scratch arrays in d->work (base NULL: only their size, in doubles)
-static size_t layout(const rdModel* m, double* base, gaWork* w) {
-  size_t N = (size_t)(m->ndof + m->nconstraint), nn = (size_t)m->nnode;
+// the scratch arrays in d->work: the shared ones in w, this stepper's in x (base NULL: only
+// their size, in doubles)
+static size_t layout(const rdModel* m, double* base, rdImplicitWork* w, gaWork* x) {
+  size_t nn = (size_t)m->nnode;
   size_t nc = (size_t)m->nconstraint, nb = (size_t)m->njoint * RD_ASM_BSTRIDE;
   rdCarve c = {base, 0};
-  w->r = rd_carve(&c, N);
-  w->sol = rd_carve(&c, N);
-  w->gam = rd_carve(&c, nc);
-  w->Ax = rd_carve(&c, m->pattern ? (size_t)m->pattern->nnz : 0);
-  w->dq = rd_carve(&c, 6 * nn);
-  w->psi = rd_carve(&c, 3 * nn);
-  w->qn = rd_carve(&c, 7 * nn);
-  w->eta = rd_carve(&c, nc);
-  w->phi = rd_carve(&c, nc);
-  w->Bh = rd_carve(&c, nb);
-  w->Bc = rd_carve(&c, nb);
-  w->cor = rd_carve(&c, 6 * nn);
-  w->dcor = rd_carve(&c, 6 * nn);
+  rd_implicitCarve(&c, m, w);
+  x->gam = rd_carve(&c, nc);
+  x->eta = rd_carve(&c, nc);
+  x->phi = rd_carve(&c, nc);
+  x->Bh = rd_carve(&c, nb);
+  x->Bc = rd_carve(&c, nb);
+  x->cor = rd_carve(&c, 6 * nn);
+  x->dcor = rd_carve(&c, 6 * nn);
   return c.used;
 }
 
 
 static size_t ga_work_size(const rdModel* m) {
-  gaWork w;
-  return sizeof(double) * layout(m, NULL, &w);
+  rdImplicitWork w;
+  gaWork x;
+  return sizeof(double) * layout(m, NULL, &w, &x);
 }
 
 
-static void carve(const rdModel* m, rdData* d, gaWork* w) {
-  layout(m, d->work, w);
+static void carve(const rdModel* m, rdData* d, rdImplicitWork* w, gaWork* x) {
+  layout(m, d->work, w, x);
 }
 
 
@@ -158,8 +157,9 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;  // nothing moves
   }
-  gaWork w;
-  carve(m, d, &w);
+  rdImplicitWork w;
+  gaWork gw;
+  carve(m, d, &w, &gw);
   rdState* s = &d->s;
   // redundant equations at the initial configuration: removed (held at zero) or an error
   int st = rd_redundantDetect(m, d);
@@ -168,22 +168,21 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   }
   memset(s->vd, 0, 6 * (size_t)m->nnode * sizeof(double));
   rdAsmCoef c = {1, 0, 0, NULL};
-  st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, w.gam, w.Ax);
+  st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, gw.gam, w.Ax);
   if (st != RD_OK) {
     return st;
   }
-  rd_redundantMask(m, d, w.r, w.gam, w.Ax);
+  rd_redundantMask(m, d, w.r, gw.gam, w.Ax);
   for (int k = 0; k < m->ndof; k++) {
     w.sol[k] = -w.r[k];
   }
   for (int k = 0; k < m->nconstraint; k++) {
-    w.sol[m->ndof + k] = -w.gam[k];
+    w.sol[m->ndof + k] = -gw.gam[k];
   }
   gaSolver* g = d->solver;
   rdLinSol* ls = g->ls;
-  st = rd_linsolFactor(ls, w.Ax);
-  d->stats.factorizations++;
-  ls->owner = NULL;
+  st = rd_implicitFactor(d, ls, w.Ax);
+  ls->owner = NULL;  // the mass matrix, not an iteration matrix
   g->keep = 0;
   g->h_fact = 0;
   if (st > 0) {
@@ -194,9 +193,6 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   }
   if (st < 0) {
     return st;
-  }
-  if (ls->rcond < d->stats.min_rcond) {
-    d->stats.min_rcond = ls->rcond;
   }
   st = rd_linsolSolve(ls, w.sol);
   if (st != RD_OK) {
@@ -213,34 +209,6 @@ static int ga_initialize(const rdModel* m, rdData* d) {
     s->lambda[k] = w.sol[m->ndof + k];
   }
   return RD_OK;
-}
-
-
-// q = q_n o exp(h dq + cor): x_n + h dq_t + cor_t, R_n exp(h dq_r + cor_r); psi = h dq_r + cor_r
-// (cor: the stabilized correction, NULL for index 3)
-static void update_q(const rdModel* m, const double* qn, const double* dq, const double* cor,
-                     double h, double* q, double* psi) {
-  for (int i = 0; i < m->nnode; i++) {
-    const double* a = qn + 7 * i;
-    const double* u = dq + 6 * i;
-    const double* c = cor ? cor + 6 * i : NULL;
-    double* b = q + 7 * i;
-    for (int k = 0; k < 3; k++) {
-      b[k] = a[k] + h * u[k] + (c ? c[k] : 0);
-    }
-    if (m->node_kind[i] != RD_NODE_RIGID) {
-      continue;
-    }
-    double* p = psi + 3 * i;
-    v3_scale(p, u + 3, h);
-    if (c) {
-      v3_add(p, p, c + 3);
-    }
-    double e[4], r[4];
-    rdu_rotvecToQuat(e, p);
-    rdu_quatMul(r, a + 3, e);
-    rdu_quatNormalize(b + 3, r);
-  }
 }
 
 
@@ -354,11 +322,12 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;
   }
-  gaWork w;
-  carve(m, d, &w);
+  rdImplicitWork w;
+  gaWork gw;
+  carve(m, d, &w, &gw);
   rdState* s = &d->s;
-  rdGaParam p;
-  rd_gaParam(m->opt.rho_inf, &p);
+  gaParam p;
+  ga_param(m->opt.rho_inf, &p);
   int nn = m->nnode, ncon = m->nconstraint;
   int stab = m->opt.formulation == RD_GA_STABILIZED && ncon > 0;
   // the removed redundant equations, chosen again at q_n. After a change, a kept factorization
@@ -388,10 +357,10 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
   }
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
   if (stab) {
-    memset(w.eta, 0, (size_t)ncon * sizeof(double));
-    memset(w.cor, 0, 6 * (size_t)nn * sizeof(double));
+    memset(gw.eta, 0, (size_t)ncon * sizeof(double));
+    memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
   }
-  update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
+  rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
   return RD_OK;
 }
 
@@ -423,13 +392,14 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;
   }
-  gaWork w;
-  carve(m, d, &w);
+  rdImplicitWork w;
+  gaWork gw;
+  carve(m, d, &w, &gw);
   rdState* s = &d->s;
   const rdOptions* o = &m->opt;
   gaSolver* g = d->solver;
-  rdGaParam p;
-  rd_gaParam(o->rho_inf, &p);
+  gaParam p;
+  ga_param(o->rho_inf, &p);
   double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
   double gp = p.gamma / (h * p.beta);
   double bh2 = p.beta * h * h;
@@ -440,12 +410,12 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   rdLinSol* ls = g->ls;
   rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
   // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
-  rdAsmStab x = {1, bh2 / (p.gamma * h), w.phi, w.Bc};
+  rdAsmStab x = {1, bh2 / (p.gamma * h), gw.phi, gw.Bc};
   double err = 2, prev = 2, theta = g->theta;
   int iter = 0, worst = 0, reuse = 0, done = 0;
   while (iter < o->max_iter && !done) {
     iter++;
-    update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
+    rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
     // the first iteration of a step: the last step's factorization if it converged fast with
     // the same h; later ones: the current factorization while the corrections contract fast
     // (the same h: rd_advance's steps to grid points differ from h in the last bits)
@@ -460,7 +430,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     rd_redundantMask(m, d, w.r, NULL, reuse ? NULL : w.Ax);
     if (stab && iter == 1) {
       // the direction of the correction: B T at the predictor, fixed for the step
-      memcpy(w.Bh, w.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
+      memcpy(gw.Bh, gw.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
     }
     for (int k = 0; k < ndof; k++) {
       w.sol[k] = -bh2 * w.r[k];
@@ -470,22 +440,17 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     }
     if (!reuse) {
       long nfull = ls->nfactor;
-      st = rd_linsolFactor(ls, w.Ax);
-      d->stats.factorizations++;
-      ls->owner = d;
+      st = rd_implicitFactor(d, ls, w.Ax);
       if (st > 0) {
         return factor_message(m, d, ls, st, h);
       }
       if (st < 0) {
         return st;
       }
-      if (ls->rcond < d->stats.min_rcond) {
-        d->stats.min_rcond = ls->rcond;
-      }
       g->h_fact = h;
       g->mbar = mass_scale(m, w.Ax);
       if (g->Afact) {
-        // the history of a checkpoint (ga_historySave)
+        // the history of a checkpoint (ga_history_save)
         memcpy(g->Afact, w.Ax, (size_t)m->pattern->nnz * sizeof(double));
         g->fact_full = ls->nfactor != nfull;
       }
@@ -497,11 +462,11 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     if (stab) {
       // position constraints: Bc (dx + Bh^T d(h eta)) = -phi, with Bc = B T at the iterate
       double* rhs = w.r + ndof;  // the velocity residual is no longer needed
-      joint_b(m, w.Bc, w.sol, rhs);
+      joint_b(m, gw.Bc, w.sol, rhs);
       for (int k = 0; k < ncon; k++) {
-        rhs[k] = -w.phi[k] - rhs[k];
+        rhs[k] = -gw.phi[k] - rhs[k];
       }
-      eta_matrix(m, g, w.Bc, w.Bh);
+      eta_matrix(m, g, gw.Bc, gw.Bh);
       rd_redundantMaskCon(m, d, g->Ap, g->Ai, g->Ax, rhs);
       st = rd_linsolFactor(g->le, g->Ax);
       d->stats.factorizations++;
@@ -516,11 +481,11 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         return st;
       }
       for (int k = 0; k < ncon; k++) {
-        w.eta[k] += rhs[k];
+        gw.eta[k] += rhs[k];
       }
-      joint_bt(m, w.Bh, rhs, w.dcor);
+      joint_bt(m, gw.Bh, rhs, gw.dcor);
       for (int k = 0; k < 6 * nn; k++) {
-        w.cor[k] += w.dcor[k];
+        gw.cor[k] += gw.dcor[k];
       }
     }
     // increments and the Arnold-Hante norm
@@ -537,15 +502,11 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         double step = h * *dqk, inc = fabs(dx);
         if (stab) {
           // the configuration moves by dx + the change of the correction
-          step += w.cor[6 * i + k];
-          inc = fmax(inc, fabs(dx + w.dcor[6 * i + k]));
+          step += gw.cor[6 * i + k];
+          inc = fmax(inc, fabs(dx + gw.dcor[6 * i + k]));
         }
         double e = inc / (o->atol + o->rtol * fabs(step));
-        sum += e * e;
-        if (e * e > big) {
-          big = e * e;
-          worst = dof;
-        }
+        rd_implicitNormAdd(e, dof, &sum, &big, &worst);
       }
     }
     for (int k = 0; k < ncon; k++) {
@@ -564,11 +525,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     double ltol = o->atol * (mbar > 0 ? mbar : 1) / bh2 + o->rtol * lmax;
     for (int k = 0; k < ncon; k++) {
       double e = w.sol[ndof + k] / bh2 / ltol;
-      sum += e * e;
-      if (e * e > big) {
-        big = e * e;
-        worst = ndof + k;
-      }
+      rd_implicitNormAdd(e, ndof + k, &sum, &big, &worst);
     }
     prev = err;
     err = ndof + ncon > 0 ? sqrt(sum / (ndof + ncon)) : 0;
@@ -595,7 +552,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   d->stats.last_newton_iterations = iter;
   g->theta = theta;
   g->keep = o->modified_newton && iter <= GA_KEEP_ITER && theta < GA_THETA_MAX;
-  update_q(m, w.qn, w.dq, stab ? w.cor : NULL, h, s->q, w.psi);
+  rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
   for (int k = 0; k < 6 * nn; k++) {
     s->a[k] += s->vd[k] * (1 - p.af) / (1 - p.am);
   }
@@ -637,12 +594,11 @@ int rd_gaCorrectionMatrix(const rdModel* m, rdData* d, const double* Bc, const d
 
 
 static void ga_release(const rdModel* m, rdData* d) {
-  rd_redundantRelease(m, d);
   gaSolver* g = d->solver;
+  rd_implicitRelease(m, d, g ? &g->ls : NULL);
   if (!g) {
     return;
   }
-  rd_linsolDestroy(&g->ls);
   rd_linsolDestroy(&g->le);
   rd_free(m->ctx, g->Ap);
   rd_free(m->ctx, g->Ai);
@@ -724,8 +680,8 @@ static int eta_pattern(const rdModel* m, gaSolver* g) {
 }
 
 
-// the factorization belongs to the data, so that a model stays immutable and several data
-// objects of one model can be stepped in parallel threads
+// the factorization belongs to the data (rd_implicitAttach), with the correction matrix of the
+// stabilized formulation and the kept matrix of modified Newton
 static int ga_attach(const rdModel* m, rdData* d) {
   gaSolver* g = rd_calloc(m->ctx, 1, sizeof(gaSolver));
   if (!g) {
@@ -735,20 +691,13 @@ static int ga_attach(const rdModel* m, rdData* d) {
   if (m->pattern->n == 0) {
     return RD_OK;
   }
-  int st = rd_linsolCreate(m->ctx, m->linsol, m->pattern->n, m->pattern->Ap,
-                           m->pattern->Ai, &g->ls);
-  if (g->ls) {
-    g->ls->model = m;
-  }
+  int st = rd_implicitAttach(m, d, &g->ls);
   if (st == RD_OK && m->opt.formulation == RD_GA_STABILIZED && m->nconstraint > 0) {
     st = eta_pattern(m, g);
   }
   if (st == RD_OK && m->opt.modified_newton) {
     g->Afact = rd_calloc(m->ctx, (size_t)m->pattern->nnz + 1, sizeof(double));
     st = g->Afact ? RD_OK : RD_ERR_NOMEM;
-  }
-  if (st == RD_OK) {
-    st = rd_redundantAttach(m, d);
   }
   if (st != RD_OK) {
     ga_release(m, d);
@@ -764,7 +713,7 @@ static int ga_attach(const rdModel* m, rdData* d) {
 enum { GA_MN_HEAD = 6 };
 
 
-static size_t ga_historySize(const rdModel* m, const rdData* d) {
+static size_t ga_history_size(const rdModel* m, const rdData* d) {
   const gaSolver* g = d->solver;
   if (!g) {
     return 0;
@@ -777,7 +726,7 @@ static size_t ga_historySize(const rdModel* m, const rdData* d) {
 }
 
 
-static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
+static void ga_history_save(const rdModel* m, const rdData* d, void* buf) {
   const gaSolver* g = d->solver;
   double* p = buf;
   rd_linsolSaveHistory(g->ls, p);
@@ -793,7 +742,7 @@ static void ga_historySave(const rdModel* m, const rdData* d, void* buf) {
 }
 
 
-static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
+static int ga_history_load(const rdModel* m, rdData* d, const void* buf) {
   gaSolver* g = d->solver;
   if (!g) {
     return RD_OK;
@@ -833,6 +782,8 @@ static int ga_historyLoad(const rdModel* m, rdData* d, const void* buf) {
 
 const rdStepper rd_stepperGeneralizedAlpha = {
     .method = RD_METHOD_GENERALIZED_ALPHA,
+    .prepare = rd_implicitPrepare,
+    .unprepare = rd_implicitUnprepare,
     .check = ga_check,
     .memory_size = rd_redundantMemorySize,
     .work_size = ga_work_size,
@@ -842,7 +793,7 @@ const rdStepper rd_stepperGeneralizedAlpha = {
     .correct = ga_correct,
     .attach = ga_attach,
     .release = ga_release,
-    .history_size = ga_historySize,
-    .history_save = ga_historySave,
-    .history_load = ga_historyLoad,
+    .history_size = ga_history_size,
+    .history_save = ga_history_save,
+    .history_load = ga_history_load,
 };

@@ -8,13 +8,6 @@
 // the stepper's ops table (method RD_METHOD_GENERALIZED_ALPHA)
 extern const rdStepper rd_stepperGeneralizedAlpha;
 
-// integration parameters from rho_inf (Chung-Hulbert through Arnold-Bruls' form)
-typedef struct rdGaParam_ {
-  double am, af, gamma, beta;
-} rdGaParam;
-
-void rd_gaParam(double rho_inf, rdGaParam* p);
-
 // stabilized formulation, for tests: the correction matrix Bc Bh^T (Bc, Bh: per joint B T as
 // returned by rd_assembleEx) as a dense nconstraint x nconstraint row-major E, through the
 // sparse pattern of d; RD_ERR_STATE if d was not created for solver.formulation = stabilized

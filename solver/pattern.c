@@ -178,9 +178,6 @@ static int build(rdModel* m, rdPattern* p) {
 
 
 int rd_patternBuild(rdModel* m) {
-  if (m->opt.method != RD_METHOD_GENERALIZED_ALPHA && m->opt.method != RD_METHOD_STATIC) {
-    return RD_OK;
-  }
   rdPattern* p = rd_calloc(m->ctx, 1, sizeof(rdPattern));
   if (!p) {
     return RD_ERR_NOMEM;

@@ -20,10 +20,10 @@ typedef struct rdPattern_ {
   int* adj_pos;   // 6 per entry: value index of (boff[I], boff[J] + k), k < bsize[J]
 } rdPattern;
 
-// build m->pattern and m->linsol (generalized-alpha and static methods only); RD_OK or error
+// build m->pattern (the implicit methods' rdStepper.prepare); RD_OK or RD_ERR_NOMEM
 int rd_patternBuild(rdModel* m);
 
-// free m->pattern and m->linsol (accepts a model without them)
+// free m->pattern (accepts a model without it)
 void rd_patternDestroy(rdModel* m);
 
 // value positions of block (I, J): pos[k] + i is the index of entry (boff[I] + i, boff[J] + k);

@@ -40,7 +40,7 @@ static int find_root(int* parent, int x) {
 }
 
 
-int rd_jointLoops(rdModel* m) {
+int rd_redundantLoops(rdModel* m) {
   rdContext* ctx = m->ctx;
   int nv = m->nnode + 1, ne = m->njoint;
   m->nloop = 0;

@@ -22,7 +22,7 @@
 // compile: the bridges of the joint graph (vertices: the nodes and the ground; edges: the
 // joints) and the 2-edge-connected components of the rest. Sets rdJoint.loop and m->nloop,
 // m->loop_rows. Only joints with loop > 0 can have redundant equations. RD_OK or RD_ERR_NOMEM.
-int rd_jointLoops(rdModel* m);
+int rd_redundantLoops(rdModel* m);
 
 // bytes of stepper memory for the removal mask (one per constraint row; 0 without loops).
 // The mask is part of the state: copied, restored after a cut step and checkpointed.

@@ -12,45 +12,26 @@
 #include <string.h>
 
 #include "solver/assemble.h"
+#include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
-// scratch arrays carved out of d->work
-typedef struct {
-  double* r;    // N residual
-  double* sol;  // N right-hand side / solution
-  double* Ax;   // nnz
-  double* du;   // nnode x 6: increment of the load step (translation global, rotation vector)
-  double* psi;  // nnode x 3: rotation part of du, contiguous for the tangent operators
-  double* qn;   // nnode x 7: configuration at the start of the increment
-} stWork;
-
-
-// the scratch arrays in d->work (base NULL: only their size, in doubles)
-static size_t layout(const rdModel* m, double* base, stWork* w) {
-  size_t N = (size_t)(m->ndof + m->nconstraint), nn = (size_t)m->nnode;
-  rdCarve c = {base, 0};
-  w->r = rd_carve(&c, N);
-  w->sol = rd_carve(&c, N);
-  w->Ax = rd_carve(&c, m->pattern ? (size_t)m->pattern->nnz : 0);
-  w->du = rd_carve(&c, 6 * nn);
-  w->psi = rd_carve(&c, 3 * nn);
-  w->qn = rd_carve(&c, 7 * nn);
-  return c.used;
-}
-
-
+// the scratch arrays in d->work: the implicit steppers' shared ones (dq: the increment of the
+// load step, translation global, rotation vector)
 static size_t st_work_size(const rdModel* m) {
-  stWork w;
-  return sizeof(double) * layout(m, NULL, &w);
+  rdCarve c = {NULL, 0};
+  rdImplicitWork w;
+  rd_implicitCarve(&c, m, &w);
+  return sizeof(double) * c.used;
 }
 
 
-static void carve(const rdModel* m, rdData* d, stWork* w) {
-  layout(m, d->work, w);
+static void carve(const rdModel* m, rdData* d, rdImplicitWork* w) {
+  rdCarve c = {d->work, 0};
+  rd_implicitCarve(&c, m, w);
 }
 
 
@@ -73,28 +54,6 @@ static int st_initialize(const rdModel* m, rdData* d) {
   memset(d->s.lambda, 0, (size_t)m->nconstraint * sizeof(double));
   // redundant equations at the initial configuration: removed (held at zero) or an error
   return rd_redundantDetect(m, d);
-}
-
-
-// q = q_n o exp(du): x_n + du_t, R_n exp(du_r); psi = du_r
-static void update_q(const rdModel* m, const double* qn, const double* du, double* q,
-                     double* psi) {
-  for (int i = 0; i < m->nnode; i++) {
-    const double* a = qn + 7 * i;
-    const double* u = du + 6 * i;
-    double* b = q + 7 * i;
-    for (int k = 0; k < 3; k++) {
-      b[k] = a[k] + u[k];
-    }
-    if (m->node_kind[i] != RD_NODE_RIGID) {
-      continue;
-    }
-    v3_copy(psi + 3 * i, u + 3);
-    double e[4], r[4];
-    rdu_rotvecToQuat(e, u + 3);
-    rdu_quatMul(r, a + 3, e);
-    rdu_quatNormalize(b + 3, r);
-  }
 }
 
 
@@ -147,7 +106,7 @@ static void scale_constraints(const rdModel* m, double* Ax, double s) {
 
 
 // Newton for equilibrium at pseudo-time t1 from the current state
-static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h) {
+static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, double h) {
   rdState* s = &d->s;
   const rdOptions* o = &m->opt;
   int nn = m->nnode, ndof = m->ndof, ncon = m->nconstraint;
@@ -161,7 +120,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
     ((rdLinSol*)d->solver)->factored = 0;  // a new pivot order (KLU refactors with the old)
   }
   memcpy(w->qn, s->q, 7 * (size_t)nn * sizeof(double));
-  memset(w->du, 0, 6 * (size_t)nn * sizeof(double));
+  memset(w->dq, 0, 6 * (size_t)nn * sizeof(double));
   memset(w->psi, 0, 3 * (size_t)nn * sizeof(double));
   rdLinSol* ls = d->solver;
   rdAsmCoef c = {.cM = 0, .cC = 0, .cK = 1, .psi = w->psi};
@@ -169,7 +128,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
   int iter = 0, worst = 0;
   while (iter < o->max_iter && err > 1) {
     iter++;
-    update_q(m, w->qn, w->du, s->q, w->psi);
+    rd_implicitUpdate(m, w->qn, w->dq, NULL, 1, s->q, w->psi);
     int reuse = o->modified_newton && iter > 1 && ls->factored && ls->owner == d &&
                 err < 0.25 * prev;
     int st = rd_assemble(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, w->r, NULL,
@@ -191,11 +150,8 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
       w->sol[k] = -cs * w->r[k];
     }
     if (!reuse) {
-      st = rd_linsolFactor(ls, w->Ax);
-      d->stats.factorizations++;
-      ls->owner = d;
+      st = rd_implicitFactor(d, ls, w->Ax);
       if (st > 0) {
-        ls->owner = NULL;
         char msg[1024];
         singular_message(m, ls->singular_col, msg, sizeof(msg));
         d->stats.newton_iterations += iter;
@@ -204,9 +160,6 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
       }
       if (st < 0) {
         return st;
-      }
-      if (ls->rcond < d->stats.min_rcond) {
-        d->stats.min_rcond = ls->rcond;
       }
     }
     st = rd_linsolSolve(ls, w->sol);
@@ -223,14 +176,10 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
       for (int k = 0; k < n; k++) {
         int dof = m->node_dof[i] + k;
         double dx = w->sol[dof];
-        double* u = w->du + 6 * i + k;
+        double* u = w->dq + 6 * i + k;
         *u += dx;
         double e = dx / (o->atol + o->rtol * fabs(*u));
-        sum += e * e;
-        if (e * e > big) {
-          big = e * e;
-          worst = dof;
-        }
+        rd_implicitNormAdd(e, dof, &sum, &big, &worst);
       }
     }
     for (int k = 0; k < ncon; k++) {
@@ -244,11 +193,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
       }
       for (int k = jt->row; k < jt->row + jt->nrow; k++) {
         double e = w->sol[ndof + k] / (o->atol + o->rtol * lmax);
-        sum += e * e;
-        if (e * e > big) {
-          big = e * e;
-          worst = ndof + k;
-        }
+        rd_implicitNormAdd(e, ndof + k, &sum, &big, &worst);
       }
     }
     prev = err;
@@ -256,7 +201,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
     // a rotation increment beyond pi leaves the chart of the update: cut the load step
     double turn = 0;
     for (int i = 0; i < nn; i++) {
-      turn = fmax(turn, v3_norm(w->du + 6 * i + 3));
+      turn = fmax(turn, v3_norm(w->dq + 6 * i + 3));
     }
     if (!isfinite(err) || turn > 3.0) {
       d->stats.newton_iterations += iter;
@@ -276,7 +221,7 @@ static int increment(const rdModel* m, rdData* d, stWork* w, double t1, double h
                     iter, t1, h, err, name);
   }
   d->stats.last_newton_iterations = iter;
-  update_q(m, w->qn, w->du, s->q, w->psi);
+  rd_implicitUpdate(m, w->qn, w->dq, NULL, 1, s->q, w->psi);
   return RD_OK;
 }
 
@@ -286,7 +231,7 @@ static int st_step(const rdModel* m, rdData* d, double h) {
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;
   }
-  stWork w;
+  rdImplicitWork w;
   carve(m, d, &w);
   int n = m->opt.load_steps;
   double t0 = d->s.t;
@@ -303,30 +248,24 @@ static int st_step(const rdModel* m, rdData* d, double h) {
 
 // the factorization belongs to the data (see rdStepper.attach)
 static int st_attach(const rdModel* m, rdData* d) {
-  if (m->pattern->n == 0) {
-    return RD_OK;
-  }
   rdLinSol* ls = NULL;
-  int st = rd_linsolCreate(m->ctx, m->linsol, m->pattern->n, m->pattern->Ap,
-                           m->pattern->Ai, &ls);
-  if (ls) {
-    ls->model = m;
-  }
+  int st = rd_implicitAttach(m, d, &ls);
   d->solver = ls;
-  return st == RD_OK ? rd_redundantAttach(m, d) : st;
+  return st;
 }
 
 
 static void st_release(const rdModel* m, rdData* d) {
-  rd_redundantRelease(m, d);
   rdLinSol* ls = d->solver;
-  rd_linsolDestroy(&ls);
+  rd_implicitRelease(m, d, &ls);
   d->solver = NULL;
 }
 
 
 const rdStepper rd_stepperStatic = {
     .method = RD_METHOD_STATIC,
+    .prepare = rd_implicitPrepare,
+    .unprepare = rd_implicitUnprepare,
     .check = st_check,
     .memory_size = rd_redundantMemorySize,
     .work_size = st_work_size,

@@ -12,15 +12,15 @@ const rdStepper* rd_stepperFor(int method) {
   switch (method) {
     case RD_METHOD_GENERALIZED_ALPHA: return &rd_stepperGeneralizedAlpha;
     case RD_METHOD_STATIC: return &rd_stepperStatic;
-    case RD_METHOD_NMB: return &rd_stepper_nmb;
-    case RD_METHOD_NMS: return &rd_stepper_nms;
-    case RD_METHOD_LIEMID_E1: return &rd_stepper_liemid_e1;
-    case RD_METHOD_LIEMID_E2: return &rd_stepper_liemid_e2;
-    case RD_METHOD_LIEMID_EA: return &rd_stepper_liemid_ea;
-    case RD_METHOD_LIEMID_I: return &rd_stepper_liemid_i;
-    case RD_METHOD_SW: return &rd_stepper_sw;
-    case RD_METHOD_HSTAGM: return &rd_stepper_hstagm;
-    case RD_METHOD_AKW: return &rd_stepper_akw;
+    case RD_METHOD_NMB: return &rd_stepperNmb;
+    case RD_METHOD_NMS: return &rd_stepperNms;
+    case RD_METHOD_LIEMID_E1: return &rd_stepperLiemidE1;
+    case RD_METHOD_LIEMID_E2: return &rd_stepperLiemidE2;
+    case RD_METHOD_LIEMID_EA: return &rd_stepperLiemidEa;
+    case RD_METHOD_LIEMID_I: return &rd_stepperLiemidI;
+    case RD_METHOD_SW: return &rd_stepperSw;
+    case RD_METHOD_HSTAGM: return &rd_stepperHstagm;
+    case RD_METHOD_AKW: return &rd_stepperAkw;
     default:
       return NULL;
   }

@@ -15,6 +15,13 @@ typedef struct rdStepper_ {
   // neither saves the state before a step nor scans it after. 0: rd_step saves the state
   // before every attempt, restores it on failure and checks the whole state after success.
   int atomic;
+  // the method's model-time preparation, called by rd_compile once the model is complete (the
+  // implicit methods: joint loops, beam colours, iteration-matrix pattern, linear solver); RD_OK
+  // or an error; may be NULL
+  int (*prepare)(rdModel* m);
+  // free what prepare made; called by rd_destroyModel, also for a model whose prepare failed or
+  // never ran; may be NULL
+  void (*unprepare)(rdModel* m);
   // RD_OK if the method can integrate the model; otherwise raise RD_ERR_UNSUPPORTED saying why
   int (*check)(const rdModel* m);
   // bytes of stepper memory kept in the state (copied, saved, restored); may be NULL (0)

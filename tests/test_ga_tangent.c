@@ -406,6 +406,9 @@ static void test_joints(rdContext* ctx) {
       {RD_JOINT_PLANAR, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "planar"},
       {RD_JOINT_PRESCRIBED, 0, RD_GROUND, RD_NODE_RIGID, RD_NODE_RIGID, "prescribed"},
       {RD_JOINT_PRESCRIBED, 0, RD_GROUND, RD_NODE_POINT, RD_NODE_RIGID, "prescribed (point)"},
+      // node[1] given through the C API: ignored, the node is held to the moving ground
+      {RD_JOINT_PRESCRIBED, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "prescribed, node[1] ignored"},
+      {RD_JOINT_FIXED, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "fixed, node[1] ignored"},
       {RD_JOINT_ROTATION_CONTROL, 0, 1, RD_NODE_RIGID, RD_NODE_RIGID, "rotation control"},
   };
   for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {

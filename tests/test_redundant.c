@@ -363,7 +363,7 @@ static void no_redundancy(void) {
 
 
 
-// the loop paths (rd_jointLoops, rd_redundantAttach) with every allocation failing in turn:
+// the loop paths (rd_redundantLoops, rd_redundantAttach) with every allocation failing in turn:
 // RD_ERR_NOMEM and no leak, until the path completes
 static void alloc_failures(void) {
   long n = 0;

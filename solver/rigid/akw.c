@@ -48,8 +48,8 @@ static void residual(const rgBody* b, const rgScratch* sc, double h, double r[3]
 static void jacobian(const rgBody* b, const rgScratch* sc, double h, double K[9]) {
   double Jw[3], SJw[9], Sw[9], SwJ[9];
   m3_mulv(Jw, b->J, sc->x);
-  rdu_skew(SJw, Jw);
-  rdu_skew(Sw, sc->x);
+  m3_skew(SJw, Jw);
+  m3_skew(Sw, sc->x);
   m3_mul(SwJ, Sw, b->J);
   for (int k = 0; k < 9; k++) {
     K[k] = b->J[k] / h - 0.5 / h * (SJw[k] - SwJ[k]) - 0.5 * h * sc->dg[k];
@@ -83,7 +83,7 @@ static int akw_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_akw = {
+const rdStepper rd_stepperAkw = {
     .method = RD_METHOD_AKW,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -20,22 +20,6 @@
 //   Theta = h/2 W + h^2/8 A,  R_{+1/2} = R exp(Theta),  R_{+1/2} J W_{+1/2} = R J W + h/2 t_{1/4}
 // with t_{1/4} the torque at R exp(Theta/2), t + h/4. Translation: velocity Verlet.
 
-// spatial momentum of body b with attitude q and body angular velocity W
-static void momentum(const rgBody* b, const double q[4], const double W[3], double pi[3]) {
-  double JW[3];
-  m3_mulv(JW, b->J, W);
-  rdu_quatRotate(pi, q, JW);
-}
-
-
-// body angular velocity from the spatial momentum
-static void velocity(const rgBody* b, const double q[4], const double pi[3], double W[3]) {
-  double P[3];
-  rdu_quatRotateInv(P, q, pi);
-  m3_mulv(W, b->Jinv, P);
-}
-
-
 static int start_half(const rdModel* m, rdData* d, rgView* v, double h) {
   rdState* s = &d->s;
   memcpy(v->q, s->q, 7 * (size_t)m->nnode * sizeof(double));
@@ -59,9 +43,9 @@ static int start_half(const rdModel* m, rdData* d, rgView* v, double h) {
     const rgBody* b = &v->body[i];
     rgMem* mem = &v->mem[i];
     double pi[3];
-    momentum(b, s->q + 7 * b->node + 3, s->v + 6 * b->node + 3, pi);
+    rg_momentum(b, s->q + 7 * b->node + 3, s->v + 6 * b->node + 3, pi);
     v3_axpy(pi, 0.5 * h, v->sc[i].tau);
-    velocity(b, mem->qh, pi, mem->Wh);
+    rg_velocity(b, mem->qh, pi, mem->Wh);
     mem->hh = h;
   }
   return RD_OK;
@@ -93,15 +77,13 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
     rgMem* mem = &v->mem[i];
     rgScratch* sc = &v->sc[i];
     const double* q = s->q + 7 * b->node + 3;
-    double psi[3], pi[3], vel[3];
-    momentum(b, q, s->v + 6 * b->node + 3, pi);
+    double psi[3], pi[3];
+    rg_momentum(b, q, s->v + 6 * b->node + 3, pi);
     v3_axpy(pi, h, sc->tau);
     v3_scale(psi, mem->Wh, h);
     rg_rotateRight(sc->q, q, psi);
-    velocity(b, sc->q, pi, sc->W0);
-    v3_copy(vel, mem->vr);
-    v3_axpy(vel, 0.5 * h, mem->ar);
-    rg_translate(b, mem, h, vel);
+    rg_velocity(b, sc->q, pi, sc->W0);
+    rg_verletDrift(b, mem, h);
     rg_placeNode(b, s->q, sc->q, mem->xr);
   }
   // torque at the new integer state R_n
@@ -115,16 +97,12 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
     rgMem* mem = &v->mem[i];
     rgScratch* sc = &v->sc[i];
     double psi[3], pi[3], A[3];
-    momentum(b, mem->qh, mem->Wh, pi);
+    rg_momentum(b, mem->qh, mem->Wh, pi);
     v3_axpy(pi, h, mem->tau);
     v3_scale(psi, sc->W0, h);
     rg_rotateRight(mem->qh, mem->qh, psi);
-    velocity(b, mem->qh, pi, mem->Wh);
-    if (!b->pinned) {
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-      v3_scale(mem->ar, mem->f, 1 / b->mass);
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-    }
+    rg_velocity(b, mem->qh, pi, mem->Wh);
+    rg_verletKick(b, mem, h);
     rg_eulerAccel(b, sc->q, sc->W0, mem->tau, A);
     rg_writeNode(b, mem, s, sc->q, sc->W0, A);
   }
@@ -133,7 +111,7 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_hstagm = {
+const rdStepper rd_stepperHstagm = {
     .method = RD_METHOD_HSTAGM,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -64,7 +64,7 @@ RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, do
     st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dqa, iters, newK);
     st = st ? st : substep(m, v, i, 1, t, hs, jh, hi, bb, sc->b, dqb, iters, newK);
     if (st == RD_OK) {
-      rg_quatMul(dq, dqa, dqb);
+      q4_mul(dq, dqa, dqb);
     }
   } else {
     st = substep(m, v, i, 0, t, hs, jh, hi, bb, sc->b, dq, iters, newK);
@@ -173,7 +173,7 @@ static int ea_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_liemid_e1 = {
+const rdStepper rd_stepperLiemidE1 = {
     .method = RD_METHOD_LIEMID_E1,
     .atomic = 1,
     .check = rg_check,
@@ -182,7 +182,7 @@ const rdStepper rd_stepper_liemid_e1 = {
     .initialize = rg_initialize,
     .step = e1_step,
 };
-const rdStepper rd_stepper_liemid_e2 = {
+const rdStepper rd_stepperLiemidE2 = {
     .method = RD_METHOD_LIEMID_E2,
     .atomic = 1,
     .check = rg_check,
@@ -191,7 +191,7 @@ const rdStepper rd_stepper_liemid_e2 = {
     .initialize = rg_initialize,
     .step = e2_step,
 };
-const rdStepper rd_stepper_liemid_ea = {
+const rdStepper rd_stepperLiemidEa = {
     .method = RD_METHOD_LIEMID_EA,
     .atomic = 1,
     .check = rg_check,

@@ -43,7 +43,7 @@ static void jacobian(const rgBody* b, const rgScratch* sc, double h, double K[9]
   v3_scale(half, sc->x, -0.5);
   rdu_expSO3(E, half);
   rdu_tangentSO3(T, half);
-  rdu_skew(Sb, bv);
+  m3_skew(Sb, bv);
   m3_mul(M, Sb, T);
   for (int k = 0; k < 9; k++) {
     G[k] = 0.5 * M[k] + 0.5 * h * sc->dg[k];
@@ -81,7 +81,7 @@ static int liemid_i_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_liemid_i = {
+const rdStepper rd_stepperLiemidI = {
     .method = RD_METHOD_LIEMID_I,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -96,7 +96,7 @@ static int nmb_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_nmb = {
+const rdStepper rd_stepperNmb = {
     .method = RD_METHOD_NMB,
     .atomic = 1,
     .check = rg_check,

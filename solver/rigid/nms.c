@@ -77,7 +77,7 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_nms = {
+const rdStepper rd_stepperNms = {
     .method = RD_METHOD_NMS,
     .atomic = 1,
     .check = rg_check,

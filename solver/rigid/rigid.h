@@ -135,18 +135,10 @@ int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double*
 // body angular acceleration from the Euler equations: J A = T - W x J W, T = R^T tau
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]);
-// the same from the body-frame torque T
-void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]);
-
-// translation of free bodies
-void rg_translate(const rgBody* b, rgMem* mem, double dt, const double vel[3]);
-void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]);
 
 // right update q' = q exp(psi) (body increment), left update q' = exp(psi) q (spatial)
 void rg_rotateRight(double out[4], const double q[4], const double psi[3]);
 void rg_rotateLeft(double out[4], const double q[4], const double psi[3]);
-// out = a b / |a b| (quaternions)
-void rg_mulNormalize(double out[4], const double a[4], const double b[4]);
 // out = exp(skew(psi)) a
 void rg_expRotate(double out[3], const double psi[3], const double a[3]);
 
@@ -179,14 +171,14 @@ static inline void rg_countIterations(rdData* d, int iters) {
   d->stats.last_newton_iterations = iters;
 }
 
-extern const rdStepper rd_stepper_nmb;
-extern const rdStepper rd_stepper_nms;
-extern const rdStepper rd_stepper_liemid_e1;
-extern const rdStepper rd_stepper_liemid_e2;
-extern const rdStepper rd_stepper_liemid_ea;
-extern const rdStepper rd_stepper_liemid_i;
-extern const rdStepper rd_stepper_sw;
-extern const rdStepper rd_stepper_hstagm;
-extern const rdStepper rd_stepper_akw;
+extern const rdStepper rd_stepperNmb;
+extern const rdStepper rd_stepperNms;
+extern const rdStepper rd_stepperLiemidE1;
+extern const rdStepper rd_stepperLiemidE2;
+extern const rdStepper rd_stepperLiemidEa;
+extern const rdStepper rd_stepperLiemidI;
+extern const rdStepper rd_stepperSw;
+extern const rdStepper rd_stepperHstagm;
+extern const rdStepper rd_stepperAkw;
 
 #endif  // RD_RIGID_H

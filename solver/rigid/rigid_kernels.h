@@ -1,37 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Inline kernels of the rigid steppers' hot path: rotations by quaternions, the exponential
-// update, the weight of a body, 3x3 solves and the inner Newton solves of NMB/NMS and LIEMID.
+// Inline kernels of the rigid steppers' hot path: the exponential update (quaternion
+// rotations: src/math/quat.h), the weight of a body, 3x3 solves and the inner Newton solves of
+// NMB/NMS and LIEMID.
 #ifndef RD_RIGID_KERNELS_H
 #define RD_RIGID_KERNELS_H
 
 #include <math.h>
-#ifdef RG_TRACE
-#include <stdio.h>
-#endif
 
 #include "src/core/core.h"
 #include "solver/rigid/rigid.h"
+#include "src/math/quat.h"
 #include "src/math/vec3.h"
-
-// out = R(w, v) a for the unit quaternion (w, v): a + w t + v x t with t = 2 v x a
-static inline void rg_qrotParts(double out[3], double w, double x, double y, double z,
-                                const double a[3]) {
-  double t0 = 2.0 * (y * a[2] - z * a[1]), t1 = 2.0 * (z * a[0] - x * a[2]),
-         t2 = 2.0 * (x * a[1] - y * a[0]);
-  double r0 = a[0] + w * t0 + y * t2 - z * t1;
-  double r1 = a[1] + w * t1 + z * t0 - x * t2;
-  double r2 = a[2] + w * t2 + x * t1 - y * t0;
-  out[0] = r0, out[1] = r1, out[2] = r2;
-}
-
-// out = R(q) a and R(q)^T a for a unit quaternion q (inline: the steppers' hot path)
-static inline void rg_qrot(double out[3], const double q[4], const double a[3]) {
-  rg_qrotParts(out, q[0], q[1], q[2], q[3], a);
-}
-
-static inline void rg_qrotInv(double out[3], const double q[4], const double a[3]) {
-  rg_qrotParts(out, q[0], -q[1], -q[2], -q[3], a);
-}
 
 // The rotation exp(skew(p)), x = |p|, is a -> c a + s1 p x a + s2 (p.a) p with c = cos x,
 // s1 = sin(x)/x and s2 = (1 - cos x)/x^2. rg_rotCoef gives the three from y = x^2:
@@ -94,7 +73,7 @@ static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) 
 // cos(x) and k = sin(x)/|psi| for x = |psi|/2: the quaternion of exp(psi) is (c, k psi)
 static inline double rg_halfAngle(const double psi[3], double* c) {
   double s1, s2;
-  rg_rotCoef(0.25 * (psi[0] * psi[0] + psi[1] * psi[1] + psi[2] * psi[2]), c, &s1, &s2);
+  rg_rotCoef(0.25 * v3_dot(psi, psi), c, &s1, &s2);
   return 0.5 * s1;
 }
 
@@ -182,21 +161,12 @@ static inline void rg_solve3dd(double x[3], const double A[9], const double b[3]
   x[2] = x2;
 }
 
-// out = a b (quaternions; out may alias a or b)
-static inline void rg_quatMul(double out[4], const double a[4], const double b[4]) {
-  double r0 = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
-  double r1 = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
-  double r2 = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
-  double r3 = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
-  out[0] = r0, out[1] = r1, out[2] = r2, out[3] = r3;
-}
-
 // out = a b / |a b| (quaternions). The product of unit quaternions is unit to a few rounding
 // errors, n2 = 1 + d: then 1/sqrt(n2) = 1 - d/2 + O(d^2) (d^2 below 1e-28), without a square
 // root or a division; a product further from unit length is normalized exactly.
 static inline void rg_quatMulNormalize(double out[4], const double a[4], const double b[4]) {
   double r[4];
-  rg_quatMul(r, a, b);
+  q4_mul(r, a, b);
   double r0 = r[0], r1 = r[1], r2 = r[2], r3 = r[3];
   double n2 = r0 * r0 + r1 * r1 + r2 * r2 + r3 * r3;
   double n = fabs(n2 - 1) <= 1e-14 ? 1.5 - 0.5 * n2 : 1 / sqrt(n2);
@@ -211,6 +181,46 @@ static inline void rg_expRight(double out[4], const double q[4], const double ps
   rg_quatMulNormalize(out, q, dq);
 }
 
+// spatial angular momentum pi = R(q) J W of body b with attitude q and body angular velocity W
+static inline void rg_momentum(const rgBody* b, const double q[4], const double W[3],
+                               double pi[3]) {
+  double JW[3];
+  m3_mulv(JW, b->J, W);
+  q4_rotate(pi, q, JW);
+}
+
+
+// body angular velocity W = J^-1 R(q)^T pi from the spatial angular momentum pi
+static inline void rg_velocity(const rgBody* b, const double q[4], const double pi[3],
+                               double W[3]) {
+  double P[3];
+  q4_rotateInv(P, q, pi);
+  m3_mulv(W, b->Jinv, P);
+}
+
+
+// velocity Verlet for the rotation point of a free body (pinned: nothing moves). Drift:
+// x_r += h (v_r + h/2 a_r); kick, once the force f at the new state is in mem:
+// v_r += h/2 a_r, a_r = f / m, v_r += h/2 a_r
+static inline void rg_verletDrift(const rgBody* b, rgMem* mem, double h) {
+  double vel[3];
+  v3_copy(vel, mem->vr);
+  v3_axpy(vel, 0.5 * h, mem->ar);
+  if (!b->pinned) {
+    v3_axpy(mem->xr, h, vel);
+  }
+}
+
+
+static inline void rg_verletKick(const rgBody* b, rgMem* mem, double h) {
+  if (!b->pinned) {
+    v3_axpy(mem->vr, 0.5 * h, mem->ar);
+    v3_scale(mem->ar, mem->f, 1 / b->mass);
+    v3_axpy(mem->vr, 0.5 * h, mem->ar);
+  }
+}
+
+
 // node position of body b in the configuration array q (nnode x 7) for attitude qb, with the
 // rotation point at xr
 static inline void rg_placeNode(const rgBody* b, double* q, const double qb[4],
@@ -220,7 +230,7 @@ static inline void rg_placeNode(const rgBody* b, double* q, const double qb[4],
     v3_copy(qn, xr);
   } else {
     double Rr[3];
-    rg_qrot(Rr, qb, b->r);
+    q4_rotate(Rr, qb, b->r);
     v3_add(qn, xr, Rr);
   }
   memcpy(qn + 3, qb, 4 * sizeof(double));
@@ -243,12 +253,12 @@ static inline void rg_writeNode(const rgBody* b, const rgMem* mem, rdState* s,
   }
   // v = v_r + R (W x r);  a = a_r + R (A x r + W x (W x r))
   v3_cross(Wr, W, b->r);
-  rg_qrot(g, q, Wr);
+  q4_rotate(g, q, Wr);
   v3_add(v, mem->vr, g);
   v3_cross(WWr, W, Wr);
   v3_cross(Ar, A, b->r);
   v3_add(Ar, Ar, WWr);
-  rg_qrot(g, q, Ar);
+  q4_rotate(g, q, Ar);
   v3_add(a, mem->ar, g);
 }
 
@@ -264,11 +274,11 @@ static inline void rg_bodyLoad(const rgBody* b, const double qb[4], const double
     } else if (body) {
       // R^T ((R c) x m g) = c x (R^T m g)
       double gb[3];
-      rg_qrotInv(gb, qb, b->mg);
+      q4_rotateInv(gb, qb, b->mg);
       v3_cross(torque, b->c, gb);
     } else {
       double Rc[3];
-      rg_qrot(Rc, qb, b->c);
+      q4_rotate(Rc, qb, b->c);
       v3_cross(torque, Rc, b->mg);
     }
     return;
@@ -279,18 +289,18 @@ static inline void rg_bodyLoad(const rgBody* b, const double qb[4], const double
   v3_copy(tau, fn + 3);
   if (!b->czero) {
     double Rc[3], arm[3];
-    rg_qrot(Rc, qb, b->c);
+    q4_rotate(Rc, qb, b->c);
     v3_cross(arm, Rc, b->mg);
     v3_add(tau, tau, arm);
   }
   if (!b->rzero) {
     double Rr[3], arm[3];
-    rg_qrot(Rr, qb, b->r);
+    q4_rotate(Rr, qb, b->r);
     v3_cross(arm, Rr, fn);
     v3_add(tau, tau, arm);
   }
   if (body) {
-    rg_qrotInv(torque, qb, tau);
+    q4_rotateInv(torque, qb, tau);
   } else {
     v3_copy(torque, tau);
   }
@@ -480,9 +490,6 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
       return RD_OK;
     }
     double rn = sqrt(rr);
-#ifdef RG_TRACE
-    fprintf(stderr, "TRACE it %d rel %.3e modified %d\n", it, rn / scale, Ki == Ki_old && Ki);
-#endif
     if (it == maxit || !isfinite(rn)) {
       *iters += it;
       rg_newtonFail(m, v, ib, t, "the incremental rotation vector", rn, scale, it);

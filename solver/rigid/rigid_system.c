@@ -138,7 +138,9 @@ int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double*
 }
 
 
-void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], double A[3]) {
+// J A = T - W x J W from the body-frame torque T
+static void euler_accel_body(const rgBody* b, const double W[3], const double T[3],
+                             double A[3]) {
   double JW[3], gyro[3], rhs[3];
   m3_mulv(JW, b->J, W);
   v3_cross(gyro, W, JW);
@@ -150,27 +152,8 @@ void rg_eulerAccelBody(const rgBody* b, const double W[3], const double T[3], do
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
                    double A[3]) {
   double T[3];
-  rg_qrotInv(T, q, tau);
-  rg_eulerAccelBody(b, W, T, A);
-}
-
-
-void rg_translate(const rgBody* b, rgMem* mem, double dt, const double vel[3]) {
-  if (!b->pinned) {
-    v3_axpy(mem->xr, dt, vel);
-  }
-}
-
-
-void rg_kick(const rgBody* b, rgMem* mem, double dt, const double f[3]) {
-  if (!b->pinned) {
-    v3_axpy(mem->vr, dt / b->mass, f);
-  }
-}
-
-
-void rg_mulNormalize(double out[4], const double a[4], const double b[4]) {
-  rg_quatMulNormalize(out, a, b);
+  q4_rotateInv(T, q, tau);
+  euler_accel_body(b, W, T, A);
 }
 
 
@@ -190,7 +173,7 @@ void rg_rotateLeft(double out[4], const double q[4], const double psi[3]) {
   double c;
   double k = rg_halfAngle(psi, &c);
   double dq[4] = {c, k * psi[0], k * psi[1], k * psi[2]};
-  rg_mulNormalize(out, dq, q);
+  rg_quatMulNormalize(out, dq, q);
 }
 
 
@@ -235,8 +218,8 @@ int rg_initialize(const rdModel* m, rdData* d) {
     double q[4], W[3], A[3];
     memcpy(q, s->q + 7 * b->node + 3, sizeof(q));
     v3_copy(W, s->v + 6 * b->node + 3);
-    rg_qrotInv(mem->T, q, mem->tau);
-    rg_eulerAccelBody(b, W, mem->T, A);
+    q4_rotateInv(mem->T, q, mem->tau);
+    euler_accel_body(b, W, mem->T, A);
     if (!b->pinned) {
       v3_scale(mem->ar, mem->f, 1 / b->mass);
     }

@@ -21,19 +21,16 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
     rgMem* mem = &v->mem[i];
     rgScratch* sc = &v->sc[i];
     const double* q = s->q + 7 * b->node + 3;
-    double psi[3], vel[3], JW[3];
+    double psi[3];
     v3_copy(sc->W0, s->v + 6 * b->node + 3);
     v3_copy(sc->b, s->vd + 6 * b->node + 3);
     // spatial momentum plus the first half of the torque impulse
-    m3_mulv(JW, b->J, sc->W0);
-    rdu_quatRotate(sc->P0, q, JW);
+    rg_momentum(b, q, sc->W0, sc->P0);
     v3_axpy(sc->P0, 0.5 * h, mem->tau);
     v3_scale(psi, sc->W0, h);
     v3_axpy(psi, 0.5 * h * h, sc->b);
     rg_rotateRight(sc->q, q, psi);
-    v3_copy(vel, mem->vr);
-    v3_axpy(vel, 0.5 * h, mem->ar);
-    rg_translate(b, mem, h, vel);
+    rg_verletDrift(b, mem, h);
     rg_placeNode(b, s->q, sc->q, mem->xr);
   }
   int st = rg_loads(m, d, v, s->t + h, s->q, 1);
@@ -44,19 +41,14 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
     const rgBody* b = &v->body[i];
     rgMem* mem = &v->mem[i];
     rgScratch* sc = &v->sc[i];
-    double pi[3], P[3], W[3], A[3];
+    double pi[3], W[3], A[3];
     v3_copy(pi, sc->P0);
     v3_axpy(pi, 0.5 * h, mem->tau);
-    rdu_quatRotateInv(P, sc->q, pi);
-    m3_mulv(W, b->Jinv, P);
+    rg_velocity(b, sc->q, pi, W);
     v3_sub(A, W, sc->W0);
     v3_scale(A, A, 2 / h);
     v3_sub(A, A, sc->b);
-    if (!b->pinned) {
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-      v3_scale(mem->ar, mem->f, 1 / b->mass);
-      v3_axpy(mem->vr, 0.5 * h, mem->ar);
-    }
+    rg_verletKick(b, mem, h);
     rg_writeNode(b, mem, s, sc->q, W, A);
   }
   rg_countIterations(d, 0);
@@ -64,7 +56,7 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
 }
 
 
-const rdStepper rd_stepper_sw = {
+const rdStepper rd_stepperSw = {
     .method = RD_METHOD_SW,
     .check = rg_check,
     .memory_size = rg_memorySize,

@@ -5,6 +5,9 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "src/math/quat.h"
+#include "src/math/vec3.h"
+
 // ---------------------------------------------------------------------------------------------
 // scalar helpers
 
@@ -30,10 +33,6 @@ static double alt_series(double z, int k, int m) {
     inv_fact /= (double)(2 * j + k + 1) * (double)(2 * j + k + 2);
   }
   return sum;
-}
-
-static double norm3(const double v[3]) {
-  return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
 // coefficients of T = I + f1 skew(psi) + f2 skew(psi)^2:
@@ -112,13 +111,14 @@ static void d_quadratic_in_skew(double D[9], const double psi[3], const double a
                                 double g1, double f2, double g2) {
   double p[3] = {psi[0], psi[1], psi[2]};
   double v[3] = {a[0], a[1], a[2]};
-  double pa = p[0] * v[0] + p[1] * v[1] + p[2] * v[2];
-  double pp = p[0] * p[0] + p[1] * p[1] + p[2] * p[2];
-  double cr[3] = {p[1] * v[2] - p[2] * v[1], p[2] * v[0] - p[0] * v[2], p[0] * v[1] - p[1] * v[0]};
+  double pa = v3_dot(p, v);
+  double pp = v3_dot(p, p);
+  double cr[3];
+  v3_cross(cr, p, v);
   // psi x (psi x a) = psi (psi.a) - a |psi|^2
   double cc[3] = {p[0] * pa - v[0] * pp, p[1] * pa - v[1] * pp, p[2] * pa - v[2] * pp};
   double sa[9];
-  rdu_skew(sa, v);
+  m3_skew(sa, v);
   for (int i = 0; i < 3; ++i) {
     for (int j = 0; j < 3; ++j) {
       double d = (g1 * cr[i] + g2 * cc[i]) * p[j] - f1 * sa[3 * i + j];
@@ -132,10 +132,7 @@ static void d_quadratic_in_skew(double D[9], const double psi[3], const double a
 // skew
 
 void rdu_skew(double S[9], const double v[3]) {
-  double v0 = v[0], v1 = v[1], v2 = v[2];
-  S[0] = 0.0, S[1] = -v2, S[2] = v1;
-  S[3] = v2, S[4] = 0.0, S[5] = -v0;
-  S[6] = -v1, S[7] = v0, S[8] = 0.0;
+  m3_skew(S, v);
 }
 
 void rdu_unskew(double v[3], const double S[9]) {
@@ -150,7 +147,7 @@ void rdu_unskew(double v[3], const double S[9]) {
 
 void rdu_expSO3(double R[9], const double psi[3]) {
   double p[3] = {psi[0], psi[1], psi[2]};
-  double phi = norm3(p);
+  double phi = v3_norm(p);
   double sh = sinc(0.5 * phi);
   // sin(phi)/phi and (1 - cos(phi))/phi^2 = sinc(phi/2)^2 / 2, both cancellation-free
   quadratic_in_skew(R, p, sinc(phi), 0.5 * sh * sh);
@@ -166,12 +163,7 @@ void rdu_logSO3(double psi[3], const double R[9]) {
 // quaternions
 
 void rdu_quatMul(double out[4], const double a[4], const double b[4]) {
-  double aw = a[0], ax = a[1], ay = a[2], az = a[3];
-  double bw = b[0], bx = b[1], by = b[2], bz = b[3];
-  out[0] = aw * bw - ax * bx - ay * by - az * bz;
-  out[1] = aw * bx + ax * bw + ay * bz - az * by;
-  out[2] = aw * by - ax * bz + ay * bw + az * bx;
-  out[3] = aw * bz + ax * by - ay * bx + az * bw;
+  q4_mul(out, a, b);
 }
 
 void rdu_quatConj(double out[4], const double q[4]) {
@@ -193,26 +185,12 @@ double rdu_quatNormalize(double out[4], const double q[4]) {
   return n;
 }
 
-// out = v + w t + u x t with t = 2 u x v, (w, u) a unit quaternion
-static void rotate_by(double out[3], double w, const double u[3], const double v[3]) {
-  double t[3] = {2.0 * (u[1] * v[2] - u[2] * v[1]), 2.0 * (u[2] * v[0] - u[0] * v[2]),
-                 2.0 * (u[0] * v[1] - u[1] * v[0])};
-  double r[3] = {v[0] + w * t[0] + u[1] * t[2] - u[2] * t[1],
-                 v[1] + w * t[1] + u[2] * t[0] - u[0] * t[2],
-                 v[2] + w * t[2] + u[0] * t[1] - u[1] * t[0]};
-  out[0] = r[0], out[1] = r[1], out[2] = r[2];
-}
-
 void rdu_quatRotate(double out[3], const double q[4], const double v[3]) {
-  double u[3] = {q[1], q[2], q[3]};
-  double vv[3] = {v[0], v[1], v[2]};
-  rotate_by(out, q[0], u, vv);
+  q4_rotate(out, q, v);
 }
 
 void rdu_quatRotateInv(double out[3], const double q[4], const double v[3]) {
-  double u[3] = {-q[1], -q[2], -q[3]};
-  double vv[3] = {v[0], v[1], v[2]};
-  rotate_by(out, q[0], u, vv);
+  q4_rotateInv(out, q, v);
 }
 
 void rdu_quatToMat(double R[9], const double q[4]) {
@@ -272,7 +250,7 @@ void rdu_quatToRotvec(double psi[3], const double q[4]) {
   double s = q[0] < 0.0 ? -1.0 : 1.0;
   double w = s * q[0];
   double v[3] = {s * q[1], s * q[2], s * q[3]};
-  double n = norm3(v);
+  double n = v3_norm(v);
   double f;
   // psi = 2 atan2(n, w) v/n; for n << w the series of atan avoids 0/0
   if (n < 1e-6 * w) {
@@ -288,7 +266,7 @@ void rdu_quatToRotvec(double psi[3], const double q[4]) {
 
 void rdu_rotvecToQuat(double q[4], const double psi[3]) {
   double p[3] = {psi[0], psi[1], psi[2]};
-  double phi = norm3(p);
+  double phi = v3_norm(p);
   double f = 0.5 * sinc(0.5 * phi);
   q[0] = cos(0.5 * phi);
   q[1] = f * p[0], q[2] = f * p[1], q[3] = f * p[2];
@@ -299,7 +277,7 @@ double rdu_quatDistance(const double a[4], const double b[4]) {
   double c[4], d[4];
   rdu_quatConj(c, a);
   rdu_quatMul(d, c, b);
-  return 2.0 * norm3(d + 1);
+  return 2.0 * v3_norm(d + 1);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,14 +286,14 @@ double rdu_quatDistance(const double a[4], const double b[4]) {
 void rdu_tangentSO3(double T[9], const double psi[3]) {
   double p[3] = {psi[0], psi[1], psi[2]};
   double f1, f2;
-  tangent_coef(norm3(p), &f1, &f2);
+  tangent_coef(v3_norm(p), &f1, &f2);
   quadratic_in_skew(T, p, f1, f2);
 }
 
 void rdu_tangentInvSO3(double Tinv[9], const double psi[3]) {
   double p[3] = {psi[0], psi[1], psi[2]};
   double c;
-  tangent_inv_coef(norm3(p), &c, NULL);
+  tangent_inv_coef(v3_norm(p), &c, NULL);
   quadratic_in_skew(Tinv, p, 0.5, c);
 }
 
@@ -331,7 +309,7 @@ void rdu_dexpinvSO3(double Jinv[9], const double psi[3]) {
 }
 
 void rdu_dTangentSO3(double D[9], const double psi[3], const double a[3]) {
-  double phi = norm3(psi);
+  double phi = v3_norm(psi);
   double f1, f2, g1, g2;
   tangent_coef(phi, &f1, &f2);
   tangent_dcoef(phi, &g1, &g2);
@@ -339,7 +317,7 @@ void rdu_dTangentSO3(double D[9], const double psi[3], const double a[3]) {
 }
 
 void rdu_dTangentTransSO3(double D[9], const double psi[3], const double a[3]) {
-  double phi = norm3(psi);
+  double phi = v3_norm(psi);
   double f1, f2, g1, g2;
   tangent_coef(phi, &f1, &f2);
   tangent_dcoef(phi, &g1, &g2);
@@ -349,13 +327,13 @@ void rdu_dTangentTransSO3(double D[9], const double psi[3], const double a[3]) {
 
 void rdu_dTangentInvSO3(double D[9], const double psi[3], const double a[3]) {
   double c, gc;
-  tangent_inv_coef(norm3(psi), &c, &gc);
+  tangent_inv_coef(v3_norm(psi), &c, &gc);
   d_quadratic_in_skew(D, psi, a, 0.5, 0.0, c, gc);
 }
 
 void rdu_dTangentInvTransSO3(double D[9], const double psi[3], const double a[3]) {
   double c, gc;
-  tangent_inv_coef(norm3(psi), &c, &gc);
+  tangent_inv_coef(v3_norm(psi), &c, &gc);
   d_quadratic_in_skew(D, psi, a, -0.5, 0.0, c, gc);
 }
 

@@ -93,6 +93,20 @@ static inline void m3_mult(double C[9], const double A[9], const double B[9]) {
   }
 }
 
+// S = skew(v), the cross-product matrix: S a = v x a (v may lie in S)
+static inline void m3_skew(double S[9], const double v[3]) {
+  double v0 = v[0], v1 = v[1], v2 = v[2];
+  S[0] = 0;
+  S[1] = -v2;
+  S[2] = v1;
+  S[3] = v2;
+  S[4] = 0;
+  S[5] = -v0;
+  S[6] = -v1;
+  S[7] = v0;
+  S[8] = 0;
+}
+
 static inline void m3_identity(double M[9]) {
   memset(M, 0, 9 * sizeof(double));
   M[0] = M[4] = M[8] = 1;

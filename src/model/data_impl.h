@@ -29,9 +29,9 @@ struct rdData_ {
   double* cbuf;      // scratch of callbacks and user elements: pose, velocity, acceleration,
                      // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
   double* beamwork;  // scratch of the beam evaluations: nbeamslot slots (one per assembly
-                     // thread) of model beam_work doubles, see rd_beamScratch; per data, so
-                     // models are shared by threads
-  int nbeamslot;     // rd_beamSlots(model)
+                     // thread) of model beam_work doubles, see rd_assembleBeamScratch; per
+                     // data, so models are shared by threads
+  int nbeamslot;     // rd_assembleBeamSlots(model)
   double* beamscale; // nbeam: time-function factor of each beam's distributed load
   double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
   int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)

@@ -71,8 +71,6 @@ void rd_modelFree(rdModel* m) {
     rd_free(ctx, (void*)m->beam[i].origin);
   }
   rd_free(ctx, m->beam);
-  rd_free(ctx, m->beam_order);
-  rd_free(ctx, m->beam_color);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);

@@ -100,8 +100,8 @@ struct rdModel_ {
 
   int nbeam;
   rdModelBeam* beam;        // nbeam beam elements
-  size_t beam_work;         // doubles of one slot of rdData.beamwork (rd_beamScratch: r, S, T and
-                            // the kernel workspace of the largest beam element)
+  size_t beam_work;         // doubles of one slot of rdData.beamwork (rd_assembleBeamScratch: r,
+                            // S, T and the kernel workspace of the largest beam element)
   int nbeamcolor;           // colour groups of beams that share no node (solver/assemble_beam.c)
   int* beam_order;          // nbeam: beam indices by colour, then index
   int* beam_color;          // nbeamcolor + 1: start of each group in beam_order
@@ -122,6 +122,6 @@ void rd_modelFree(rdModel* m);
 
 // value of time function k at t (k == RD_NO_TIMEFN: 1); status of a callback, or
 // RD_RECOVER_NONFINITE for a non-finite value
-int rd_timefnEval(const rdModel* m, int k, double t, double* value);
+int rd_timeFnEval(const rdModel* m, int k, double t, double* value);
 
 #endif  // RD_MODEL_IMPL_H

@@ -20,7 +20,7 @@ static int locate(const double* ts, int n, double t) {
 }
 
 
-int rd_timefnEval(const rdModel* m, int k, double t, double* value) {
+int rd_timeFnEval(const rdModel* m, int k, double t, double* value) {
   if (k == RD_NO_TIMEFN) {
     *value = 1;
     return RD_OK;

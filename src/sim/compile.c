@@ -5,13 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/assemble.h"
 #include "elements/beam.h"
 #include "src/core/core.h"
 #include "src/model/model_impl.h"
-#include "solver/linsol.h"
-#include "solver/pattern.h"
-#include "solver/redundant.h"
+#include "solver/stepper.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
@@ -728,7 +725,8 @@ static int compile_beams(const rdSpec* s, rdModel* m) {
       return st;
     }
     size_t nd = 6 * (size_t)d->nnode;
-    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);  // rd_beamScratch
+    // rd_assembleBeamScratch
+    size_t need = nd + nd * nd + 9 * (size_t)d->nnode + rd_beamWorkSize(b->kernel);
     if (need > m->beam_work) {
       m->beam_work = need;
     }
@@ -783,17 +781,16 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_timefns(spec, m);
   st = st < 0 ? st : compile_elements(spec, m);
   st = st < 0 ? st : compile_joints(spec, m);
-  st = st < 0 ? st : rd_jointLoops(m);
   st = st < 0 ? st : compile_loads(spec, m);
   st = st < 0 ? st : compile_torques(spec, m);
   st = st < 0 ? st : compile_callbacks(spec, m);
   st = st < 0 ? st : compile_users(spec, m);
   st = st < 0 ? st : compile_beams(spec, m);
-  st = st < 0 ? st : rd_beamColor(m);
   st = st < 0 ? st : compile_outputs(spec, m);
-  st = st < 0 ? st : rd_patternBuild(m);
-  if (st >= 0) {
-    st = m->linsol = rd_linsolChoose(m, m->opt.linear_solver);
+  // the method's own preparation (the implicit methods: matrix pattern, linear solver)
+  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  if (st >= 0 && stp && stp->prepare) {
+    st = stp->prepare(m);
   }
   if (st < 0) {
     rd_destroyModel(&m);

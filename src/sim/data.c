@@ -121,7 +121,7 @@ int rd_createData(const rdModel* m, rdData** data) {
   size_t nj = 6 * (size_t)m->jac_maxnode;
   size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
   size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
-  int nslot = rd_beamSlots(m);
+  int nslot = rd_assembleBeamSlots(m);
   size_t beamwork = (size_t)nslot * m->beam_work * sizeof(double) +
                     align64((size_t)m->nbeam * sizeof(double));
   size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +

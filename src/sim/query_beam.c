@@ -69,7 +69,7 @@ int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double*
   }
   // residual-only evaluation in the data's beam scratch (same layout as the assembly's)
   double *r, *S, *T, *work;
-  rd_beamScratch(m, d, 0, mb->def.nnode, &r, &S, &T, &work);
+  rd_assembleBeamScratch(m, d, 0, mb->def.nnode, &r, &S, &T, &work);
   int st = rd_beamSectionForcesIn(m, d, b, r, work, x, F);
   if (st != RD_OK) {
     return RD_ERROR(m->ctx, st, "beam '%s': section forces: %s", mb->def.name, rd_lastError(m->ctx));
