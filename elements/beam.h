@@ -9,10 +9,9 @@
 #ifndef RD_BEAM_H
 #define RD_BEAM_H
 
+#include "rodrigues/spec.h"  // RD_BEAM_MAX_NODES: the largest element (n <= 32 nodes)
 #include "src/core/core.h"
 #include "src/math/quadrature.h"  // basis and quadrature: GLL nodes, Gauss rules, Lagrange
-
-#define RD_BEAM_MAXNODE 32  // largest order supported (n <= 32 nodes)
 
 // ---------------------------------------------------------------------------------------------
 // sections (elements/beam_section.c)
@@ -74,7 +73,7 @@ typedef enum {
 } rdBeamVirtual;
 
 typedef struct rdBeamElemDef_ {
-  int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
+  int n;                  // nodes (2 .. RD_BEAM_MAX_NODES)
   const int* node;        // n model node indices (rigid nodes)
   const double* x0;       // n x 3 initial positions (global)
   const double* q0;       // n x 4 initial quaternions: the section frames (carry pretwist)

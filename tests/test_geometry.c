@@ -124,7 +124,7 @@ static void test_straight(void) {
   CHECK(rdu_beamLineStraight(NULL, &L, a, b) == RD_OK);
   CHECK(L.kind == RD_BEAM_LINE_STRAIGHT && L.length == 5);
   CHECK(rdu_beamLineNodes(&L, 5, NULL, x, q) == RD_OK);
-  rd_beamGLL(5, xi);
+  rd_gaussLobatto(5, xi);
   double err = 0, axis = 0;
   for (int k = 0; k < 5; k++) {
     double s = 0.5 * (xi[k] + 1), e1[3];
@@ -171,7 +171,7 @@ static void test_arc(void) {
   CHECK(rdu_beamLineNodes(&L, 7, NULL, x, q) == RD_OK);
   for (int k = 0; k < 7; k++) {
     double xi[7], t[3], xx[3], e1[3];
-    rd_beamGLL(7, xi);
+    rd_gaussLobatto(7, xi);
     rdu_beamLinePoint(&L, 0.5 * (xi[k] + 1), xx, t);
     body_axis(e1, q + 4 * k, 0);
     worst = fmax(worst, dist3(e1, t) + dist3(xx, x + 3 * k));
@@ -237,7 +237,7 @@ static void test_twist(void) {
   CHECK(rdu_beamLineNodes(&L, 6, NULL, x0, q0) == RD_OK);
   CHECK(rdu_beamLineNodes(&L, 6, twist, x1, q1) == RD_OK);
   CHECK(!memcmp(x0, x1, sizeof(x0)));
-  rd_beamGLL(6, xi);
+  rd_gaussLobatto(6, xi);
   for (int k = 0; k < 6; k++) {
     double s = 0.5 * (xi[k] + 1), th = (-30 + 150 * s) * PI / 180, rel[4], conj[4], psi[3];
     rdu_quatConj(conj, q0 + 4 * k);

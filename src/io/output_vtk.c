@@ -80,7 +80,7 @@ static void frame_names(rdVtk* v, int k) {
 static void node_weights(const rdBeam* b, int* g0, double* tw) {
   int n = rd_beamNodes(b), nq = rd_beamQuadPoints(b);
   double xn[RD_BEAM_MAX_NODES];
-  rd_beamGLL(n, xn);
+  rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
     if (nq == 1) {
       g0[k] = 0;

@@ -32,7 +32,7 @@ static void legendre(int n, double x, double* p, double* dp) {
 }
 
 
-int rd_beamGauss(int n, double* xi, double* w) {
+int rd_gaussLegendre(int n, double* xi, double* w) {
   if (n < 1 || n > 64) {
     return RD_ERR_ARG;
   }
@@ -60,7 +60,7 @@ int rd_beamGauss(int n, double* xi, double* w) {
 }
 
 
-int rd_beamGLL(int n, double* xi) {
+int rd_gaussLobatto(int n, double* xi) {
   if (n < 2 || n > 64) {
     return RD_ERR_ARG;
   }
@@ -90,7 +90,7 @@ int rd_beamGLL(int n, double* xi) {
 }
 
 
-void rd_beamLagrange(int n, const double* xn, double x, double* phi, double* dphi) {
+void rd_lagrangeBasis(int n, const double* xn, double x, double* phi, double* dphi) {
   for (int k = 0; k < n; k++) {
     double den = 1, num = 1, dnum = 0;
     for (int j = 0; j < n; j++) {

@@ -108,7 +108,7 @@ static void spline_eval(const rdBeamLine* L, int i, double u, double x[3], doubl
 // arc length of spline segment i from u[i] to u (16-point Gauss)
 static double spline_length(const rdBeamLine* L, int i, double u) {
   double xg[16], wg[16], len = 0;
-  rd_beamGauss(16, xg, wg);
+  rd_gaussLegendre(16, xg, wg);
   double a = L->u[i], half = 0.5 * (u - a);
   for (int g = 0; g < 16; g++) {
     double d[3];
@@ -299,7 +299,7 @@ int rdu_beamLineNodes(const rdBeamLine* line, int n, const double twist[2], doub
     tw[0] = twist[0];
     tw[1] = twist[1];
   }
-  rd_beamGLL(n, xi);
+  rd_gaussLobatto(n, xi);
   for (int k = 0; k < n; k++) {
     double s = 0.5 * (xi[k] + 1), t[3], q0[4];
     line_point(line, s, x + 3 * k, t);
