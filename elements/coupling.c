@@ -39,8 +39,8 @@ static void cols_addmul(double* A, const double* X, int N, int c0, const double 
 }
 
 
-void rd_hostToLibrary(const rdModel* m, int n, const int* nodes, const double* q,
-                      const double* v, const double* vd, double* K, double* C, double* M) {
+void rd_hostToLibrary(const rdModel* m, int n, const int* nodes, const double* q, const double* v,
+                      const double* vd, double* K, double* C, double* M) {
   int N = 6 * n;
   for (int l = 0; l < n; l++) {
     int node = nodes[l];
@@ -106,8 +106,8 @@ int rd_hostStatus(const rdModel* m, int st, const char* what, const char* name, 
                     what, name, t);
   }
   if (st < 0) {
-    return RD_ERROR(m->ctx, RD_ERR_CALLBACK, "%s '%s' failed at t = %.17g (status %d)", what,
-                    name, t, st);
+    return RD_ERROR(m->ctx, RD_ERR_CALLBACK, "%s '%s' failed at t = %.17g (status %d)", what, name,
+                    t, st);
   }
   return RD_OK;
 }

@@ -19,8 +19,8 @@ void rd_hostGather(int n, const int* nodes, const double* q, const double* v, co
 // fixed W, dw/dt = R dW/dt with d(dw/dt)/dTheta = -R (dW/dt)~. Rows of rigid node k: moment rows
 // times R^T. K, C, M may be NULL (then left out); C and M are read for K's rotation columns
 // before they are converted.
-void rd_hostToLibrary(const rdModel* m, int n, const int* nodes, const double* q,
-                      const double* v, const double* vd, double* K, double* C, double* M);
+void rd_hostToLibrary(const rdModel* m, int n, const int* nodes, const double* q, const double* v,
+                      const double* vd, double* K, double* C, double* M);
 
 // the 6n x 6n matrices of a callback (n = m->jac_maxnode; four of them) in d->cbuf, after the
 // node states and loads (25 doubles per node of the largest callback or user element)

@@ -50,7 +50,7 @@ int rd_hostLoadJacobian(const rdModel* m, rdData* d, int i, double t, const doub
   memset(A, 0, NN * sizeof(double));
   memset(B, 0, NN * sizeof(double));
   int st = rd_hostStatus(m, c->jacobian(t, n, c->nodes, pose, vel, A, B, c->user),
-                           "load callback Jacobian", c->name, t);
+                         "load callback Jacobian", c->name, t);
   if (st != RD_OK) {
     return st;
   }

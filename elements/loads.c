@@ -84,7 +84,7 @@ int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const d
 }
 
 
-int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
-                          const double* v, double* f) {
+int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                          double* f) {
   return eval_loads(m, d, t, q, v, f, 0);
 }

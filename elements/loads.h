@@ -15,8 +15,8 @@ int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const d
 
 // rd_evalLoads without the weights of bodies and point masses (the rigid steppers add those
 // from their own body table). Counts one load evaluation.
-int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
-                          const double* v, double* f);
+int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q, const double* v,
+                          double* f);
 
 // host load callback i at (t, q, v): its forces and moments (global) added to f (nnode x 6).
 // RD_OK, a callback status or RD_RECOVER_NONFINITE.

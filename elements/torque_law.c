@@ -41,8 +41,8 @@ int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, double 
       }
       if (st < 0) {
         return RD_ERROR(m->ctx, RD_ERR_CALLBACK,
-                        "torque law '%s' callback failed at t = %.17g (status %d)", tl->def.name,
-                        t, st);
+                        "torque law '%s' callback failed at t = %.17g (status %d)", tl->def.name, t,
+                        st);
       }
       return RD_OK;
     }

@@ -10,9 +10,8 @@
 #include "src/core/core.h"
 #include "src/math/vec3.h"
 
-int rd_userElemEval(const rdModel* m, rdData* d, int e, double t, const double* q,
-                    const double* v, const double* vd, int jac, double** r, double** K,
-                    double** C, double** M) {
+int rd_userElemEval(const rdModel* m, rdData* d, int e, double t, const double* q, const double* v,
+                    const double* vd, int jac, double** r, double** K, double** C, double** M) {
   const rdUserElementDef* u = &m->user[e];
   int n = u->nnode, N = 6 * n;
   double* pose = d->cbuf;

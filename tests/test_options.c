@@ -69,8 +69,9 @@ static void test_api(void) {
   char buf[64];
   CHECK(rds_setOption(spec, "solver.rigid_tol", "1e-10") == RD_OK);
   CHECK(w.count == 1);
-  CHECK_MSG(!strcmp(w.last, "option 'solver.rigid_tol' is deprecated: use "
-                            "'solver.rigid_tolerance' (the old name is read for one more release)"),
+  CHECK_MSG(!strcmp(w.last,
+                    "option 'solver.rigid_tol' is deprecated: use "
+                    "'solver.rigid_tolerance' (the old name is read for one more release)"),
             "%s", w.last);
   CHECK(rds_getOption(spec, "solver.rigid_tolerance", buf, sizeof(buf)) == RD_OK);
   CHECK(atof(buf) == 1e-10);
@@ -86,8 +87,7 @@ static void test_api(void) {
             rd_lastError(ctx));
   // the range check of the new key applies to the old name
   CHECK(rds_setOption(spec, "solver.rigid_tol", "0.5") == RD_ERR_ARG);
-  CHECK_MSG(strstr(rd_lastError(ctx), "solver.rigid_tolerance must be"), "%s",
-            rd_lastError(ctx));
+  CHECK_MSG(strstr(rd_lastError(ctx), "solver.rigid_tolerance must be"), "%s", rd_lastError(ctx));
   CHECK(w.count == 1);
   rd_destroySpec(&spec);
   rd_destroyContext(&ctx);
@@ -113,7 +113,8 @@ static const char deck_text[] =
     "nodes:\n"
     "  - name: a\n"
     "elements:\n"
-    "  - {name: b, type: rigid_body, node: a, mass: 1, inertia: [[1, 0, 0], [0, 2, 0], [0, 0, 3]]}\n";
+    "  - {name: b, type: rigid_body, node: a, mass: 1, inertia: [[1, 0, 0], [0, 2, 0], [0, 0, "
+    "3]]}\n";
 
 
 // read `text` as a deck with overrides; the compiled model's rigid tolerance, the warnings in w
@@ -175,10 +176,11 @@ static void test_deck(void) {
   memmove(line, line + strlen(old_line), strlen(line + strlen(old_line)) + 1);
   w.count = 0;
   CHECK(read_deck(text, set, 1, &w, path) == 1e-11);
-  CHECK_MSG(w.count == 1 &&
-                starts_with(w.last, "--set solver.rigid_tol=1e-11: option 'solver.rigid_tol' is "
-                                    "deprecated: use 'solver.rigid_tolerance'"),
-            "%d: %s", w.count, w.last);
+  CHECK_MSG(
+      w.count == 1 && starts_with(w.last,
+                                  "--set solver.rigid_tol=1e-11: option 'solver.rigid_tol' is "
+                                  "deprecated: use 'solver.rigid_tolerance'"),
+      "%d: %s", w.count, w.last);
 
   // the new key: no warning
   const char* set_new[] = {"solver.rigid_tolerance=1e-13"};

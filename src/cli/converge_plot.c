@@ -34,9 +34,9 @@ static void put_quoted(FILE* f, const char* s) {
 
 
 // line colours, distinct enough for a dozen methods
-static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a", "#984ea3",
-                                     "#ff7f00", "#a65628", "#f781bf", "#17becf", "#999999",
-                                     "#bcbd22", "#1f3a93"};
+static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a",
+                                     "#984ea3", "#ff7f00", "#a65628", "#f781bf",
+                                     "#17becf", "#999999", "#bcbd22", "#1f3a93"};
 #define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
 
 
@@ -61,8 +61,8 @@ static int in_path(const char* prog) {
 }
 
 
-int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
-                        const char** methods, int nmethod, int nlevel) {
+int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
+                        int nmethod, int nlevel) {
   char* dat = cli_join(dir, "convergence.dat");
   char* gp = cli_join(dir, "convergence.gp");
   char* png = cli_join(dir, "convergence.png");
@@ -121,10 +121,11 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
   const char* base = strrchr(deck, '/');
   base = base ? base + 1 : deck;
   fputs("# convergence plot written by rodrigues converge; run: gnuplot convergence.gp\n", f);
-  fputs("set datafile missing 'NaN'\n"
-        "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
-        "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
-        f);
+  fputs(
+      "set datafile missing 'NaN'\n"
+      "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+      "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
+      f);
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
       fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
@@ -162,8 +163,10 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
   f = NULL;
 
   if (!in_path("gnuplot")) {
-    fprintf(stderr, "rodrigues converge: gnuplot not found in PATH: no plots drawn "
-                    "(the script is %s)\n", gp);
+    fprintf(stderr,
+            "rodrigues converge: gnuplot not found in PATH: no plots drawn "
+            "(the script is %s)\n",
+            gp);
     goto done;
   }
   fflush(stdout);

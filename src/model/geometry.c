@@ -17,9 +17,13 @@
 
 
 // RD_ERR_ARG with the fault: argument `arg`, message from fmt
+static int fault_at(rdLineFault* fault, int arg, const char* fmt, ...)
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 3, 4)))
 #endif
+    ;
+
+
 static int fault_at(rdLineFault* fault, int arg, const char* fmt, ...) {
   fault->arg = arg;
   va_list ap;
@@ -81,7 +85,8 @@ int rd_lineArc(rdBeamLine* L, const double center[3], const double start[3], dou
   if (!(angle > 0 && angle <= 360)) {
     return fault_at(fault, 2,
                     "'angle' must be in (0, 360] degrees, got %g (turn the 'normal' over to "
-                    "curve the other way)", angle);
+                    "curve the other way)",
+                    angle);
   }
   L->angle = angle * GEOMETRY_PI / 180;
   L->length = R * L->angle;
@@ -121,8 +126,8 @@ static double spline_length(const rdBeamLine* L, int i, double u) {
 
 int rd_lineSpline(rdBeamLine* L, int npoint, const double* points, rdLineFault* fault) {
   if (!L || !points || npoint < 3 || npoint > RD_BEAM_LINE_MAX_POINTS) {
-    return fault_at(fault, -1, "a spline needs 3 to %d key points, got %d",
-                    RD_BEAM_LINE_MAX_POINTS, points ? npoint : 0);
+    return fault_at(fault, -1, "a spline needs 3 to %d key points, got %d", RD_BEAM_LINE_MAX_POINTS,
+                    points ? npoint : 0);
   }
   memset(L, 0, sizeof(*L));
   int n = L->nk = npoint;
@@ -191,8 +196,8 @@ int rdu_beamLineStraight(rdContext* ctx, rdBeamLine* line, const double from[3],
 }
 
 
-int rdu_beamLineArc(rdContext* ctx, rdBeamLine* line, const double center[3],
-                    const double start[3], double angle, const double normal[3]) {
+int rdu_beamLineArc(rdContext* ctx, rdBeamLine* line, const double center[3], const double start[3],
+                    double angle, const double normal[3]) {
   rdLineFault f;
   return raise_fault(ctx, rd_lineArc(line, center, start, angle, normal, &f), &f);
 }
@@ -289,8 +294,7 @@ static void x_to(double q[4], const double e[3]) {
 }
 
 
-int rdu_beamLineNodes(const rdBeamLine* line, int n, const double twist[2], double* x,
-                      double* q) {
+int rdu_beamLineNodes(const rdBeamLine* line, int n, const double twist[2], double* x, double* q) {
   if (!line_built(line) || n < 2 || n > RD_BEAM_MAX_NODES || !x || !q) {
     return RD_ERR_ARG;
   }

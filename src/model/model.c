@@ -241,8 +241,8 @@ int rd_printModel(const rdModel* m, FILE* out) {
           m->nelem, counts[RD_ELEM_RIGID_BODY], counts[RD_ELEM_POINT_MASS], counts[RD_ELEM_SPRING],
           counts[RD_ELEM_BUSHING]);
   fprintf(out, "joints       %d (%d constraint equations)\n", m->njoint, m->nconstraint);
-  fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload,
-          m->ntorque, m->ntimefn);
+  fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload, m->ntorque,
+          m->ntimefn);
   fprintf(out, "DOFs         %d (+ %d multipliers)\n", m->ndof, m->nconstraint);
   fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
   fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
@@ -250,8 +250,8 @@ int rd_printModel(const rdModel* m, FILE* out) {
     fprintf(out, "linsolver    %s%s\n", rd_optionValueName("solver.linear_solver", m->linsol),
             m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");
   }
-  fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n",
-          m->opt.start_time, m->opt.final_time, m->opt.time_step,
+  fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n", m->opt.start_time,
+          m->opt.final_time, m->opt.time_step,
           ceil((m->opt.final_time - m->opt.start_time) / m->opt.time_step - 1e-9),
           m->opt.output_every);
   fprintf(out, "outputs      %d node(s):", m->nout);
