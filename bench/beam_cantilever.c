@@ -492,8 +492,8 @@ int main(int argc, char** argv) {
   if (repeat < 1) {
     repeat = 1;
   }
-  if (g_nodes < 2 || g_nodes > RD_BEAM_MAXNODE) {
-    fprintf(stderr, "beam_cantilever: --nodes must be 2 .. %d\n", RD_BEAM_MAXNODE);
+  if (g_nodes < 2 || g_nodes > RD_BEAM_MAX_NODES) {
+    fprintf(stderr, "beam_cantilever: --nodes must be 2 .. %d\n", RD_BEAM_MAX_NODES);
     return 2;
   }
   setvbuf(stdout, NULL, _IOLBF, 0);

@@ -34,8 +34,8 @@ struct rdBeam_ {
   int n, nq;
   rdBeamField field;
   rdBeamVirtual virt;
-  int node[RD_BEAM_MAXNODE];
-  int ident[RD_BEAM_MAXNODE];  // 0 .. n-1: node indices of the local arrays (displacement field)
+  int node[RD_BEAM_MAX_NODES];
+  int ident[RD_BEAM_MAX_NODES];  // 0 .. n-1: node indices of the local arrays (displacement field)
   double* phi;   // nq x n
   double* dphi;  // nq x n, d/ds (arc length of the reference line)
   double* jw;    // nq, weight times the Jacobian ds/dxi
@@ -157,9 +157,9 @@ static void wm_to_quat(double q[4], const double c[3]) {
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
   int n = def->n;
-  if (n < 2 || n > RD_BEAM_MAXNODE || !def->node || !def->x0 || !def->q0) {
+  if (n < 2 || n > RD_BEAM_MAX_NODES || !def->node || !def->x0 || !def->q0) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: %d nodes (2 .. %d, with positions and rotations)", n,
-                    RD_BEAM_MAXNODE);
+                    RD_BEAM_MAX_NODES);
   }
   int st = rd_beamSectionCheck(ctx, def->section);
   if (st) {
@@ -171,16 +171,16 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   }
   // quadrature points and weights in [-1, 1]
   const rdBeamSection* sec = def->section;
-  double xi[RD_BEAM_MAXNODE + 2 + 256], w[RD_BEAM_MAXNODE + 2 + 256];
+  double xi[RD_BEAM_MAX_NODES + 2 + 256], w[RD_BEAM_MAX_NODES + 2 + 256];
   int nq = 0;
   switch (def->quad) {
     case RD_BEAM_QUAD_FULL:
       nq = n;
-      rd_beamGauss(nq, xi, w);
+      rd_gaussLegendre(nq, xi, w);
       break;
     case RD_BEAM_QUAD_REDUCED:
       nq = n - 1;
-      rd_beamGauss(nq, xi, w);
+      rd_gaussLegendre(nq, xi, w);
       break;
     case RD_BEAM_QUAD_STATIONS: {
       if (sec->nsta > 256) {
@@ -240,17 +240,17 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     b->node[k] = def->node[k];
     b->ident[k] = k;
   }
-  double xn[RD_BEAM_MAXNODE];
-  rd_beamGLL(n, xn);
-  const double* qin[RD_BEAM_MAXNODE] = {0};
+  double xn[RD_BEAM_MAX_NODES];
+  rd_gaussLobatto(n, xn);
+  const double* qin[RD_BEAM_MAX_NODES] = {0};
   for (int k = 0; k < n; k++) {
     qin[k] = def->q0 + 4 * k;
   }
-  double q0[4 * RD_BEAM_MAXNODE];
+  double q0[4 * RD_BEAM_MAX_NODES];
   align(n, qin, q0);
   // displacement field: nodal reference rotations, their WM parameters relative to node 0;
   // the field itself starts at the identity
-  double wm[3 * RD_BEAM_MAXNODE];
+  double wm[3 * RD_BEAM_MAX_NODES];
   int disp = def->field == RD_BEAM_FIELD_DISPLACEMENT;
   if (disp) {
     for (int k = 0; k < n; k++) {
@@ -272,7 +272,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   for (int g = 0; g < nq; g++) {
     double* phi = b->phi + g * n;
     double* dphi = b->dphi + g * n;
-    rd_beamLagrange(n, xn, xi[g], phi, dphi);
+    rd_lagrangeBasis(n, xn, xi[g], phi, dphi);
     double dx[3] = {0};
     for (int k = 0; k < n; k++) {
       v3_axpy(dx, dphi[k], def->x0 + 3 * k);
@@ -352,8 +352,8 @@ void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[
 
 double rd_beamQuadXi(const rdBeam* b, int g) {
   // the Lagrange basis reproduces xi: sum_k phi_k(xi) xi_k
-  double xn[RD_BEAM_MAXNODE], x = 0;
-  rd_beamGLL(b->n, xn);
+  double xn[RD_BEAM_MAX_NODES], x = 0;
+  rd_gaussLobatto(b->n, xn);
   for (int k = 0; k < b->n; k++) {
     x += b->phi[g * b->n + k] * xn[k];
   }
@@ -397,13 +397,13 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
                 const double* vd, const rdBeamLoads* ld, double* r, int jac, int* bad,
                 double* bn2) {
   int n = b->n;
-  const double* qin[RD_BEAM_MAXNODE] = {0};
+  const double* qin[RD_BEAM_MAX_NODES] = {0};
   for (int k = 0; k < n; k++) {
     qin[k] = q + 7 * node[k] + 3;
   }
   align(n, qin, w->qn);
   // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
-  double qd[4 * RD_BEAM_MAXNODE], qdd[4 * RD_BEAM_MAXNODE];
+  double qd[4 * RD_BEAM_MAX_NODES], qdd[4 * RD_BEAM_MAX_NODES];
   for (int k = 0; k < n; k++) {
     const double* qk = w->qn + 4 * k;
     const double* W = v + 6 * node[k] + 3;
@@ -707,7 +707,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   size_t nd = 6 * (size_t)n;
   memset(S, 0, nd * nd * sizeof(double));
   static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  double W[RD_BEAM_MAXNODE][3][12];
+  double W[RD_BEAM_MAX_NODES][3][12];
   for (int j = 0; j < n; j++) {
     const double* E = w->nod + NNOD * j;
     const double* T = c->T ? c->T + 9 * j : I3;
@@ -867,7 +867,7 @@ int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double*
   }
   // displacement field: S = T^T [cM M + cC C + cK K diag(I, R0_k T_k R0_k^T)] T with the
   // local matrices, T = blockdiag(I, R0_k) (from_displacement)
-  double Tl[9 * RD_BEAM_MAXNODE];
+  double Tl[9 * RD_BEAM_MAX_NODES];
   rdBeamSum cl = *c;
   for (int k = 0; c->T && k < b->n; k++) {
     const double* R0 = b->R0n + 9 * k;
@@ -886,15 +886,15 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
                   double* strain, double* kinetic, double* gravity, double p[3], double L[3]) {
   int n = b->n;
   const int* node = b->node;
-  double ql[7 * RD_BEAM_MAXNODE], vl[6 * RD_BEAM_MAXNODE];
+  double ql[7 * RD_BEAM_MAX_NODES], vl[6 * RD_BEAM_MAX_NODES];
   if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
     to_displacement(b, q, v, NULL, ql, vl, NULL);
     q = ql;
     v = vl;
     node = b->ident;
   }
-  const double* qin[RD_BEAM_MAXNODE] = {0};
-  double qn[4 * RD_BEAM_MAXNODE], qd[4 * RD_BEAM_MAXNODE];
+  const double* qin[RD_BEAM_MAX_NODES] = {0};
+  double qn[4 * RD_BEAM_MAX_NODES], qd[4 * RD_BEAM_MAX_NODES];
   for (int k = 0; k < n; k++) {
     qin[k] = q + 7 * node[k] + 3;
   }

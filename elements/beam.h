@@ -9,21 +9,9 @@
 #ifndef RD_BEAM_H
 #define RD_BEAM_H
 
+#include "rodrigues/spec.h"  // RD_BEAM_MAX_NODES: the largest element (n <= 32 nodes)
 #include "src/core/core.h"
-
-#define RD_BEAM_MAXNODE 32  // largest order supported (n <= 32 nodes)
-
-// ---------------------------------------------------------------------------------------------
-// basis and quadrature (elements/beam_basis.c); all return RD_OK or RD_ERR_ARG (bad n)
-
-// n >= 2 Gauss-Lobatto-Legendre points of [-1, 1], ascending (ends included)
-int rd_beamGLL(int n, double* xi);
-
-// n >= 1 Gauss-Legendre points and weights of [-1, 1], ascending
-int rd_beamGauss(int n, double* xi, double* w);
-
-// Lagrange basis through the n nodes xn at x: phi[k] and dphi[k] = d phi_k / dx
-void rd_beamLagrange(int n, const double* xn, double x, double* phi, double* dphi);
+#include "src/math/quadrature.h"  // basis and quadrature: GLL nodes, Gauss rules, Lagrange
 
 // ---------------------------------------------------------------------------------------------
 // sections (elements/beam_section.c)
@@ -85,7 +73,7 @@ typedef enum {
 } rdBeamVirtual;
 
 typedef struct rdBeamElemDef_ {
-  int n;                  // nodes (2 .. RD_BEAM_MAXNODE)
+  int n;                  // nodes (2 .. RD_BEAM_MAX_NODES)
   const int* node;        // n model node indices (rigid nodes)
   const double* x0;       // n x 3 initial positions (global)
   const double* q0;       // n x 4 initial quaternions: the section frames (carry pretwist)

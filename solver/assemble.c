@@ -11,6 +11,8 @@
 #include "src/math/blk.h"
 #include "constraints/constraint.h"
 #include "elements/element.h"
+#include "elements/loads.h"
+#include "elements/user_element.h"
 #include "solver/pattern.h"
 #include "rodrigues/liegroup.h"
 

@@ -53,12 +53,6 @@ int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* A
 }
 
 
-const char* rd_linsolName(int kind) {
-  static const char* const names[] = {"auto", "klu", "umfpack", "cholmod", "dense"};
-  return kind >= 0 && kind < (int)(sizeof(names) / sizeof(*names)) ? names[kind] : NULL;
-}
-
-
 // why CHOLMOD cannot factor model m's matrices (into buf), or 0 if the structure allows it
 static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
   if (m->nconstraint > 0) {

@@ -52,9 +52,6 @@ struct rdLinSol_ {
 int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
                     rdLinSol** out);
 
-// Name of backend kind (RD_LINSOL_*), NULL if out of range.
-const char* rd_linsolName(int kind);
-
 // Factor values Ax (nnz). RD_OK, RD_RECOVER_SINGULAR (s->singular_col says where; not raised),
 // RD_ERR_LIBRARY / RD_ERR_NOMEM (raised).
 int rd_linsolFactor(rdLinSol* s, const double* Ax);

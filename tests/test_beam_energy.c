@@ -28,7 +28,7 @@ static void cross(double c[3], const double a[3], const double b[3]) {
 static void beam_spec(rdSpec* s, int n, double L, const double K[36], const double M[36],
                       const double Q[4], const double* w, double V, int* nodes) {
   double xi[RD_BEAM_MAX_NODES];
-  rd_beamGLL(n, xi);
+  rd_gaussLobatto(n, xi);
   for (int k = 0; k < n; k++) {
     char name[32];
     snprintf(name, sizeof(name), "n%d", k);

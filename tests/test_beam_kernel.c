@@ -22,18 +22,18 @@ static rdContext* ctx;
 
 static void test_basis(void) {
   double x[64], w[64], phi[64], dphi[64];
-  CHECK(rd_beamGLL(3, x) == RD_OK);
+  CHECK(rd_gaussLobatto(3, x) == RD_OK);
   CHECK_NEAR(x[1], 0, 1e-15);
-  rd_beamGLL(5, x);
+  rd_gaussLobatto(5, x);
   CHECK_NEAR(x[1], -sqrt(3.0 / 7), 1e-15);
   CHECK_NEAR(x[3], sqrt(3.0 / 7), 1e-15);
-  rd_beamGLL(4, x);
+  rd_gaussLobatto(4, x);
   CHECK_NEAR(x[2], sqrt(1.0 / 5), 1e-15);
-  CHECK(rd_beamGLL(1, x) == RD_ERR_ARG);
+  CHECK(rd_gaussLobatto(1, x) == RD_ERR_ARG);
   // Gauss with n points integrates x^k exactly for k <= 2n - 1
   double worst = 0;
   for (int n = 1; n <= 40; n++) {
-    rd_beamGauss(n, x, w);
+    rd_gaussLegendre(n, x, w);
     for (int k = 0; k <= 2 * n - 1; k++) {
       double s = 0;
       for (int i = 0; i < n; i++) {
@@ -48,10 +48,10 @@ static void test_basis(void) {
   worst = 0;
   for (int n = 2; n <= 20; n++) {
     double xn[64];
-    rd_beamGLL(n, xn);
+    rd_gaussLobatto(n, xn);
     for (int t = 0; t < 7; t++) {
       double xx = -1 + 2.0 * t / 6.3;
-      rd_beamLagrange(n, xn, xx, phi, dphi);
+      rd_lagrangeBasis(n, xn, xx, phi, dphi);
       double f = 0, df = 0;
       for (int k = 0; k < n; k++) {
         f += phi[k] * pow(xn[k], n - 1);
@@ -69,8 +69,8 @@ static void test_basis(void) {
 
 typedef struct {
   int n;
-  int node[RD_BEAM_MAXNODE];
-  double x0[3 * RD_BEAM_MAXNODE], q0[4 * RD_BEAM_MAXNODE];
+  int node[RD_BEAM_MAX_NODES];
+  double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
   double eta[3], K[3 * 36], M[3 * 36];
   rdBeamSection sec;
   rdBeam* b;
@@ -125,8 +125,8 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamFie
                       rdBeamVirtual virt) {
   memset(c, 0, sizeof(*c));
   c->n = n;
-  double xn[RD_BEAM_MAXNODE];
-  rd_beamGLL(n, xn);
+  double xn[RD_BEAM_MAX_NODES];
+  rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
     double s = 0.5 * (xn[k] + 1);  // 0 .. 1
     c->node[k] = k;
@@ -329,8 +329,8 @@ static void test_objectivity(void) {
     beamCase c;
     make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field, virt);
     int nd = 6 * n;
-    double q[7 * RD_BEAM_MAXNODE], z[6 * RD_BEAM_MAXNODE] = {0}, r[6 * RD_BEAM_MAXNODE];
-    double r2[6 * RD_BEAM_MAXNODE];
+    double q[7 * RD_BEAM_MAX_NODES], z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES];
+    double r2[6 * RD_BEAM_MAX_NODES];
     // reference configuration: zero strain, zero residual
     for (int k = 0; k < n; k++) {
       memcpy(q + 7 * k, c.x0 + 3 * k, 3 * sizeof(double));
@@ -358,7 +358,7 @@ static void test_objectivity(void) {
     }
     CHECK_MSG(e < 1e-11, "n %d: rigidly rotated reference, residual %g", n, e);
     // deformed state, then rigidly rotated: force rows rotate, moment rows (body) unchanged
-    double v[6 * RD_BEAM_MAXNODE], vd[6 * RD_BEAM_MAXNODE], q2[7 * RD_BEAM_MAXNODE];
+    double v[6 * RD_BEAM_MAX_NODES], vd[6 * RD_BEAM_MAX_NODES], q2[7 * RD_BEAM_MAX_NODES];
     random_state(&c, q, v, vd);
     rd_beamEval(c.b, q, z, z, NULL, r, NULL, NULL, NULL);
     for (int k = 0; k < n; k++) {
@@ -394,7 +394,7 @@ static void test_field_agree(void) {
       int nd = 6 * n;
       size_t nn = (size_t)nd * (size_t)nd;
       double* buf = calloc((2 * (size_t)nd + 3 * nn) * 2, sizeof(double));
-      double q[7 * RD_BEAM_MAXNODE], v[6 * RD_BEAM_MAXNODE], vd[6 * RD_BEAM_MAXNODE];
+      double q[7 * RD_BEAM_MAX_NODES], v[6 * RD_BEAM_MAX_NODES], vd[6 * RD_BEAM_MAX_NODES];
       double en[2][9];
       for (int f = 0; f < 2; f++) {
         srand(seed);
@@ -450,8 +450,8 @@ static void test_field_agree(void) {
 static double virtual_gap(rdBeamField field, double a, double* scale) {
   beamCase c[2];
   int n = 5, nd = 6 * n;
-  double q[7 * RD_BEAM_MAXNODE], v[6 * RD_BEAM_MAXNODE], vd[6 * RD_BEAM_MAXNODE];
-  double r[2][6 * RD_BEAM_MAXNODE];
+  double q[7 * RD_BEAM_MAX_NODES], v[6 * RD_BEAM_MAX_NODES], vd[6 * RD_BEAM_MAX_NODES];
+  double r[2][6 * RD_BEAM_MAX_NODES];
   for (int t = 0; t < 2; t++) {
     srand(31);
     make_case(&c[t], n, RD_BEAM_QUAD_STATIONS, 1, field, (rdBeamVirtual)t);
@@ -501,8 +501,8 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
                         double* x0, double* q0, int* node) {
   static const double eta1[1] = {0};
   static double Mdef[36];
-  double xn[RD_BEAM_MAXNODE];
-  rd_beamGLL(n, xn);
+  double xn[RD_BEAM_MAX_NODES];
+  rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
     node[k] = k;
     x0[3 * k] = 0.5 * L * (xn[k] + 1);
@@ -538,10 +538,10 @@ static void test_patch(void) {
   printf("patch tests (uniform strain exact; constant curvature converges with order):\n");
   for (int n = 2; n <= 15; n++) {
     rdBeamSection sec;
-    double x0[3 * RD_BEAM_MAXNODE], q0[4 * RD_BEAM_MAXNODE];
-    int node[RD_BEAM_MAXNODE];
+    double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
+    int node[RD_BEAM_MAX_NODES];
     rdBeam* b = straight(n, 3, K, NULL, &sec, x0, q0, node);
-    double q[7 * RD_BEAM_MAXNODE], z[6 * RD_BEAM_MAXNODE] = {0}, r[6 * RD_BEAM_MAXNODE];
+    double q[7 * RD_BEAM_MAX_NODES], z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES];
     double gam[3] = {0.01, -0.02, 0.03}, qr[4];
     rot_quat(qr, 0.3, -0.8, 1.1);
     for (int k = 0; k < n; k++) {
@@ -690,8 +690,8 @@ static void test_rollup(FILE* table) {
   }
   for (int n = 3; n <= 20; n++) {
     rdBeamSection sec;
-    double x0[3 * RD_BEAM_MAXNODE], q0[4 * RD_BEAM_MAXNODE], q[7 * RD_BEAM_MAXNODE];
-    int node[RD_BEAM_MAXNODE];
+    double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES], q[7 * RD_BEAM_MAX_NODES];
+    int node[RD_BEAM_MAX_NODES];
     rdBeam* b = straight(n, L, K, NULL, &sec, x0, q0, node);
     for (int k = 0; k < n; k++) {
       memcpy(q + 7 * k, x0 + 3 * k, 3 * sizeof(double));
@@ -730,8 +730,8 @@ static void test_composite(FILE* table) {
   }
   for (int n = 3; n <= 18; n += 3) {
     rdBeamSection sec;
-    double x0[3 * RD_BEAM_MAXNODE], q0[4 * RD_BEAM_MAXNODE], q[7 * RD_BEAM_MAXNODE];
-    int node[RD_BEAM_MAXNODE];
+    double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES], q[7 * RD_BEAM_MAX_NODES];
+    int node[RD_BEAM_MAX_NODES];
     rdBeam* b = straight(n, 10, K, M, &sec, x0, q0, node);
     for (int k = 0; k < n; k++) {
       memcpy(q + 7 * k, x0 + 3 * k, 3 * sizeof(double));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The context: allocator, error handler and last error. First object created, last destroyed.
+// The context: allocator, error and warning handlers, last error. First object created, last
+// destroyed.
 #ifndef RODRIGUES_CONTEXT_H
 #define RODRIGUES_CONTEXT_H
 
@@ -23,6 +24,11 @@ typedef struct rdAllocator_ {
 // context's last error. The handler must not call back into the library with this context.
 typedef void (*rdErrorHandler)(int status, const char* message, void* user);
 
+// Warning handler, called with the text of each warning: something the library read and
+// accepted but that the caller should change (a deprecated option key). A warning does not end
+// the call and changes no status; each kind is reported once per context.
+typedef void (*rdWarningHandler)(const char* message, void* user);
+
 // Create a context. `alloc` may be NULL (the C library malloc/free are used); it is copied.
 // Returns RD_OK, RD_ERR_ARG (ctx NULL) or RD_ERR_NOMEM. No globals: any number of contexts may
 // coexist in one process, one per host thread.
@@ -34,6 +40,10 @@ RD_API void rd_destroyContext(rdContext** ctx);
 
 // Set the error handler (NULL: none, the default). Returns RD_OK or RD_ERR_HANDLE.
 RD_API int rd_setErrorHandler(rdContext* ctx, rdErrorHandler handler, void* user);
+
+// Set the warning handler (NULL: none, the default; warnings are then dropped). Returns RD_OK or
+// RD_ERR_HANDLE.
+RD_API int rd_setWarningHandler(rdContext* ctx, rdWarningHandler handler, void* user);
 
 // Status of the last error recorded in this context (RD_OK if none since the last clear).
 RD_API int rd_lastStatus(const rdContext* ctx);

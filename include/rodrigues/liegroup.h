@@ -141,6 +141,14 @@ RD_API void rdu_quatToRotvec(double psi[3], const double q[4]);
 //   psi[3]  in   rotation vector
 RD_API void rdu_rotvecToQuat(double q[4], const double psi[3]);
 
+// Distance of two attitudes: |R(a) - R(b)|_2 = 2 sin(theta/2), theta in [0, pi] the angle of
+// the relative rotation R(a)^T R(b) (so also |R(a) - R(b)|_F / sqrt(2)), computed in closed form
+// as 2 |vector part of conj(a) * b|; the same for a, -a and for b, -b. Accurate to a few units
+// of rounding, absolute (no loss for small theta). In [0, 2].
+//   a[4]  in   unit quaternion
+//   b[4]  in   unit quaternion
+RD_API double rdu_quatDistance(const double a[4], const double b[4]);
+
 // ---------------------------------------------------------------------------------------------
 // tangent operator and differentials of exp (see the top of this file)
 

@@ -17,6 +17,7 @@
 #include "rodrigues/context.h"
 #include "rodrigues/liegroup.h"
 #include "rodrigues/spec.h"
+#include "rodrigues/geometry.h"
 #include "rodrigues/model.h"
 #include "rodrigues/simulate.h"
 #include "rodrigues/query.h"

@@ -8,6 +8,14 @@
 // rds_add*() returns the new object's index (>= 0) or a negative status. The spec only grows, so
 // an index stays valid for the spec's lifetime. Checks that need the whole model (undefined
 // nodes, inertia positive definite, ...) happen at rd_compile().
+//
+// Names, here and in every public header: rds_ functions take an rdSpec* first and edit or read
+// it (rds_addNode, rds_setOption, rds_find, ...); rd_ functions do not: the library's objects
+// and their lifecycle (rd_createSpec, rd_compile, rd_destroySpec, rd_step, ...) and the
+// rd_default*Def() functions, which take nothing and return a definition to fill for the
+// matching rds_add*() (rd_defaultTimeFnDef for rds_addTimeFn); rdu_ functions are utilities on
+// plain values (Lie groups, beam geometry) with at most a context for error messages. Types are
+// rdPascalCase, constants RD_UPPER_CASE.
 #ifndef RODRIGUES_SPEC_H
 #define RODRIGUES_SPEC_H
 

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "elements/loads.h"
 #include "src/core/core.h"
 #include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"

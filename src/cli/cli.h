@@ -46,6 +46,10 @@ typedef struct cliDeckArgs_ {
   int help;            // --help was given
 } cliDeckArgs;
 
+// Print "rodrigues CMD: WHAT 'ARG'" (ARG may be NULL) and a hint to `rodrigues CMD --help` to
+// stderr; returns CLI_USAGE.
+int cli_usageError(const char* cmd, const char* what, const char* arg);
+
 // Parse "DECK [--set KEY=VALUE]..." (and "-o DIR" if allow_output). On a usage error print it
 // with a hint to `rodrigues CMD --help` and return CLI_USAGE; otherwise CLI_OK. Free with
 // cli_freeDeckArgs in any case.
@@ -59,14 +63,41 @@ typedef struct cliSession_ {
   rdData* data;
 } cliSession;
 
-// Read, compile and create the data. Returns CLI_OK, or prints the error and returns the exit
-// code. Call cli_closeSession in any case.
+// Read the deck with the overrides `set` (nset "KEY=VALUE" texts) and compile it: s->ctx (its
+// warnings printed by cli_warning) and s->model. Returns CLI_OK, or prints the error and returns
+// the exit code. Call cli_closeSession in any case.
+int cli_loadModel(const char* deck, const char* const* set, int nset, cliSession* s);
+
+// cli_loadModel of the deck and overrides of `args`, then create the data (s->data).
 int cli_openSession(const cliDeckArgs* args, cliSession* s);
 void cli_closeSession(cliSession* s);
+
+// The start of a command that reads a deck (run, check): parse its arguments, print `usage` on
+// --help (args->help set, CLI_OK returned, nothing opened), else open the session. Returns
+// CLI_OK, or the exit code with the error printed. Call cli_endDeckCommand in any case.
+int cli_startDeckCommand(int argc, char** argv, int allow_output, const char* usage,
+                         cliDeckArgs* args, cliSession* s);
+void cli_endDeckCommand(cliDeckArgs* args, cliSession* s);
+
+// Create the directory `path` and its missing parents. *created (may be NULL) receives the
+// length of the shallowest prefix this call created (0: none), also after a failure, for
+// cli_removeDirs. Returns 0, or -1 with the reason printed.
+int cli_makeDirs(char* path, size_t* created);
+
+// Remove the (empty) directories cli_makeDirs created, deepest first.
+void cli_removeDirs(char* path, size_t created);
+
+// The results directory, a new string: `dir` without trailing slashes, or, if dir is NULL,
+// "out/PREFIX<deck's base name without .yaml or .yml>".
+char* cli_outputDir(const char* deck, const char* dir, const char* prefix);
 
 // Print "rodrigues: <last error>" (the status text if there is none) to stderr and return the
 // exit code for `status`; `running` != 0 once the time integration has started.
 int cli_fail(const rdContext* ctx, int status, int running);
+
+// The library's warning handler: "rodrigues: warning: MESSAGE" on stderr (a message repeated
+// right after itself is not printed again).
+void cli_warning(const char* message, void* user);
 
 // The exit code for a library status.
 int cli_exitCode(int status, int running);
@@ -88,5 +119,30 @@ void cli_progressEnd(cliProgress* p);               // erase the bar
 
 // monotonic wall clock, seconds
 double cli_now(void);
+
+// "DIR/NAME" (one slash between) in a new string (free it), NULL if out of memory
+char* cli_join(const char* dir, const char* name);
+
+// ---------------------------------------------------------------------------------------------
+// the convergence study (cmd_converge.c) and its figures (converge_plot.c)
+
+// one run of the study: a method at a step size
+typedef struct convRun_ {
+  const char* method;
+  double dt;
+  int ok;
+  char why[160];   // failure reason
+  double q[4];     // final orientation
+  double Pi[3];    // final body angular momentum
+  double err_R, err_Pi, order_R, order_Pi;
+  long steps, loads;
+  double wall;
+} convRun;
+
+// DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
+// DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it
+// for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, -1 (said on stderr) if not.
+int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
+                        const char** methods, int nmethod, int nlevel);
 
 #endif  // RD_CLI_H

@@ -16,27 +16,17 @@ static const char usage[] =
 
 int cmd_check(int argc, char** argv) {
   cliDeckArgs args;
-  int code = cli_parseDeckArgs(argc, argv, 0, &args);
-  if (code != CLI_OK || args.help) {
-    if (code == CLI_OK) {
-      fputs(usage, stdout);
-    }
-    cli_freeDeckArgs(&args);
-    return code;
-  }
   cliSession s;
-  code = cli_openSession(&args, &s);
-  if (code == CLI_OK) {
+  int code = cli_startDeckCommand(argc, argv, 0, usage, &args, &s);
+  if (code == CLI_OK && !args.help) {
     int st = rd_checkModel(s.model);
     if (st != RD_OK) {
       code = cli_fail(s.ctx, st, 0);
+    } else {
+      printf("%s: ok\n", args.deck);
+      rd_printModel(s.model, stdout);
     }
   }
-  if (code == CLI_OK) {
-    printf("%s: ok\n", args.deck);
-    rd_printModel(s.model, stdout);
-  }
-  cli_closeSession(&s);
-  cli_freeDeckArgs(&args);
+  cli_endDeckCommand(&args, &s);
   return code;
 }

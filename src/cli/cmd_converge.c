@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -44,19 +42,6 @@ static const char usage[] =
     "A run that fails (e.g. unstable at a large step) is reported as failed and the study\n"
     "goes on. Wall times are those of rd_initialize + rd_advance.\n";
 
-// one method x step size
-typedef struct convRun_ {
-  const char* method;
-  double dt;
-  int ok;
-  char why[160];   // failure reason
-  double q[4];     // final orientation
-  double Pi[3];    // final body angular momentum
-  double err_R, err_Pi, order_R, order_Pi;
-  long steps, loads;
-  double wall;
-} convRun;
-
 typedef struct convArgs_ {
   const char* deck;
   const char* outdir;
@@ -68,14 +53,6 @@ typedef struct convArgs_ {
   int nset;
   int help;
 } convArgs;
-
-
-static int usage_error(const char* what, const char* arg) {
-  fprintf(stderr, "rodrigues converge: %s%s%s%s\n", what, arg ? " '" : "", arg ? arg : "",
-          arg ? "'" : "");
-  fprintf(stderr, "Try 'rodrigues converge --help'.\n");
-  return CLI_USAGE;
-}
 
 
 // the value of option `name` (short form `alt`, may be NULL) at argv[*i], as "--name V" or
@@ -111,7 +88,7 @@ static int parse_args(int argc, char** argv, convArgs* a) {
     int missing = 0;
     if (s[0] != '-' || !s[1]) {
       if (a->deck) {
-        return usage_error("more than one deck given:", s);
+        return cli_usageError("converge", "more than one deck given:", s);
       }
       a->deck = s;
     } else if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
@@ -131,23 +108,23 @@ static int parse_args(int argc, char** argv, convArgs* a) {
       free(a->dts);
       a->dts = strdup(v);
     } else {
-      return usage_error(missing ? "missing the value after" : "unknown option", s);
+      return cli_usageError("converge", missing ? "missing the value after" : "unknown option", s);
     }
   }
   if (a->help) {
     return CLI_OK;
   }
   if (!a->deck) {
-    return usage_error("missing the deck file", NULL);
+    return cli_usageError("converge", "missing the deck file", NULL);
   }
   if (!a->methods || !*a->methods) {
-    return usage_error("missing --methods", NULL);
+    return cli_usageError("converge", "missing --methods", NULL);
   }
   if (!a->dts || !*a->dts) {
-    return usage_error("missing --dt", NULL);
+    return cli_usageError("converge", "missing --dt", NULL);
   }
   if (a->outdir && !*a->outdir) {
-    return usage_error("empty output directory", NULL);
+    return cli_usageError("converge", "empty output directory", NULL);
   }
   return CLI_OK;
 }
@@ -185,77 +162,7 @@ static int parse_step(const char* s, double* x) {
 
 
 // ---------------------------------------------------------------------------------------------
-// linear algebra of the error norms
-
-// largest eigenvalue of the symmetric 3x3 matrix A (cyclic Jacobi; A is overwritten)
-static double sym3_max_eigenvalue(double A[9]) {
-  for (int sweep = 0; sweep < 50; sweep++) {
-    double off = A[1] * A[1] + A[2] * A[2] + A[5] * A[5];
-    double diag = A[0] * A[0] + A[4] * A[4] + A[8] * A[8];
-    if (off <= 1e-36 * diag || off == 0) {
-      break;
-    }
-    for (int p = 0; p < 2; p++) {
-      for (int r = p + 1; r < 3; r++) {
-        double apr = A[3 * p + r];
-        if (apr == 0) {
-          continue;
-        }
-        // rotation in the (p, r) plane that zeroes A[p][r]
-        double theta = (A[3 * r + r] - A[3 * p + p]) / (2 * apr);
-        double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-        double c = 1 / sqrt(t * t + 1), s = t * c;
-        for (int k = 0; k < 3; k++) {
-          double akp = A[3 * k + p], akr = A[3 * k + r];
-          A[3 * k + p] = c * akp - s * akr;
-          A[3 * k + r] = s * akp + c * akr;
-        }
-        for (int k = 0; k < 3; k++) {
-          double apk = A[3 * p + k], ark = A[3 * r + k];
-          A[3 * p + k] = c * apk - s * ark;
-          A[3 * r + k] = s * apk + c * ark;
-        }
-      }
-    }
-  }
-  return fmax(A[0], fmax(A[4], A[8]));
-}
-
-
-// spectral norm |A|_2 of a 3x3 matrix: sqrt of the largest eigenvalue of A^T A (scaled first,
-// so that tiny differences neither underflow nor lose digits)
-static double spectral_norm3(const double A[9]) {
-  double s = 0;
-  for (int i = 0; i < 9; i++) {
-    s = fmax(s, fabs(A[i]));
-  }
-  if (s == 0 || !isfinite(s)) {
-    return s;
-  }
-  double B[9], G[9];
-  for (int i = 0; i < 9; i++) {
-    B[i] = A[i] / s;
-  }
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      G[3 * i + j] = B[i] * B[j] + B[3 + i] * B[3 + j] + B[6 + i] * B[6 + j];
-    }
-  }
-  return s * sqrt(fmax(sym3_max_eigenvalue(G), 0));
-}
-
-
-// |R(q) - R(qref)|_2
-static double attitude_error(const double q[4], const double qref[4]) {
-  double R[9], Rr[9], D[9];
-  rdu_quatToMat(R, q);
-  rdu_quatToMat(Rr, qref);
-  for (int i = 0; i < 9; i++) {
-    D[i] = R[i] - Rr[i];
-  }
-  return spectral_norm3(D);
-}
-
+// error norms: the attitude by rdu_quatDistance (|R - R_ref|_2 = 2 sin(theta/2) in closed form)
 
 static double diff_norm3(const double a[3], const double b[3]) {
   double d0 = a[0] - b[0], d1 = a[1] - b[1], d2 = a[2] - b[2];
@@ -287,24 +194,12 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   set[a->nset] = set_method;
   set[a->nset + 1] = set_dt;
 
-  rdContext* ctx = NULL;
-  rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* data = NULL;
-  int code = CLI_OK;
-  int st = rd_createContext(&ctx, NULL);
-  if (st != RD_OK) {
-    free(set);
-    return cli_fail(NULL, st, 0);
-  }
-  st = rd_readDeck(ctx, a->deck, set, a->nset + 2, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  if (st != RD_OK) {
-    // an unknown method name is the user's typo; anything else is the deck's fault: both fatal
-    code = cli_fail(ctx, st, 0);
+  // an unknown method name is the user's typo; anything else is the deck's fault: both fatal
+  cliSession s;
+  int code = cli_loadModel(a->deck, set, a->nset + 2, &s);
+  const rdModel* model = s.model;
+  int st = RD_OK;
+  if (code != CLI_OK) {
     goto done;
   }
   int node = 0;
@@ -320,7 +215,8 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   }
 
   double wall0 = cli_now();
-  st = rd_createData(model, &data);
+  st = rd_createData(model, &s.data);
+  rdData* data = s.data;
   if (st == RD_OK) {
     st = rd_initialize(model, data);
   }
@@ -342,7 +238,7 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
     st = rd_getBodyMomentum(model, data, node, r->Pi);
   }
   if (st != RD_OK) {
-    const char* msg = rd_lastError(ctx);
+    const char* msg = rd_lastError(s.ctx);
     snprintf(r->why, sizeof(r->why), "%s", msg && *msg ? msg : rd_statusString(st));
     goto done;
   }
@@ -359,9 +255,7 @@ static int run_one(const convArgs* a, const char* method, double dt, convRun* r)
   }
   r->ok = 1;
 done:
-  rd_destroyData(&data);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
+  cli_closeSession(&s);
   free(set);
   return code;
 }
@@ -433,65 +327,6 @@ static int read_reference_file(const char* path, double q[4], double Pi[3]) {
 // ---------------------------------------------------------------------------------------------
 // output
 
-// create `path` and its missing parents
-static int make_dirs(const char* dir) {
-  char* path = strdup(dir);
-  if (!path) {
-    return -1;
-  }
-  size_t n = strlen(path);
-  for (size_t i = 1; i <= n; i++) {
-    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
-      continue;
-    }
-    char c = path[i];
-    path[i] = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
-      free(path);
-      return -1;
-    }
-    path[i] = c;
-  }
-  struct stat sb;
-  int ok = stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-  if (!ok) {
-    fprintf(stderr, "rodrigues: cannot create directory '%s'\n", path);
-  }
-  free(path);
-  return ok ? 0 : -1;
-}
-
-
-// "DIR/NAME" in a new string
-static char* join(const char* dir, const char* name) {
-  size_t n = strlen(dir);
-  char* p = malloc(n + strlen(name) + 2);
-  if (p) {
-    sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
-  }
-  return p;
-}
-
-
-// "out/converge-<base name of deck without .yaml or .yml>"
-static char* default_dir(const char* deck) {
-  const char* base = strrchr(deck, '/');
-  base = base ? base + 1 : deck;
-  size_t n = strlen(base);
-  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
-    n -= 5;
-  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
-    n -= 4;
-  }
-  char* out = malloc(n + sizeof("out/converge-"));
-  if (out) {
-    sprintf(out, "out/converge-%.*s", (int)n, base);
-  }
-  return out;
-}
-
-
 static void put_number(FILE* f, double x) {
   if (isnan(x)) {
     fputs(",nan", f);
@@ -526,196 +361,6 @@ static int write_csv(const char* path, const convRun* r, int nrun) {
 }
 
 
-// " VALUE" for a plottable (positive) error, " NaN" otherwise
-static void put_plot_value(FILE* f, double x) {
-  if (x > 0 && isfinite(x)) {
-    fprintf(f, " %.6e", x);
-  } else {
-    fputs(" NaN", f);
-  }
-}
-
-
-// write a gnuplot single-quoted string (a quote is doubled)
-static void put_quoted(FILE* f, const char* s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') {
-      fputc('\'', f);
-    }
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
-
-// line colours, distinct enough for a dozen methods
-static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a", "#984ea3",
-                                     "#ff7f00", "#a65628", "#f781bf", "#17becf", "#999999",
-                                     "#bcbd22", "#1f3a93"};
-#define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
-
-
-// 1 if `prog` is an executable file in a directory of PATH
-static int in_path(const char* prog) {
-  const char* path = getenv("PATH");
-  if (!path) {
-    path = "/usr/bin:/bin";
-  }
-  char buf[4096];
-  while (*path) {
-    size_t n = strcspn(path, ":");
-    if (n > 0 && n + strlen(prog) + 2 < sizeof(buf)) {
-      snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
-      if (access(buf, X_OK) == 0) {
-        return 1;
-      }
-    }
-    path += n + (path[n] == ':');
-  }
-  return 0;
-}
-
-
-// DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
-// DIR/convergence.gp; then run gnuplot on it. Returns 0 if the plots were drawn.
-static int plot(const char* dir, const char* deck, const convRun* r, const char** methods,
-                int nmethod, int nlevel) {
-  char* dat = join(dir, "convergence.dat");
-  char* gp = join(dir, "convergence.gp");
-  char* png = join(dir, "convergence.png");
-  char* svg = join(dir, "convergence.svg");
-  int ret = -1;
-  FILE* f = NULL;
-  if (!dat || !gp || !png || !svg) {
-    goto done;
-  }
-  // which methods have something to draw, per panel
-  int nplot = 0;
-  f = fopen(dat, "w");
-  if (!f) {
-    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", dat, strerror(errno));
-    goto done;
-  }
-  const char* drawn[64];
-  for (int m = 0; m < nmethod && nplot < 64; m++) {
-    int any = 0;
-    for (int k = 0; k < nlevel; k++) {
-      const convRun* x = r + m * nlevel + k;
-      any |= x->ok && (x->err_R > 0 || x->err_Pi > 0);
-    }
-    if (!any) {
-      continue;
-    }
-    fprintf(f, "# %s: dt err_R err_Pi\n", methods[m]);
-    for (int k = 0; k < nlevel; k++) {
-      const convRun* x = r + m * nlevel + k;
-      if (x->ok) {
-        // a zero error cannot be drawn on a log scale: leave it out ("NaN" is skipped)
-        fprintf(f, "%.17g", x->dt);
-        put_plot_value(f, x->err_R);
-        put_plot_value(f, x->err_Pi);
-        fputc('\n', f);
-      }
-    }
-    fputs("\n\n", f);
-    drawn[nplot++] = methods[m];
-  }
-  if (fclose(f) != 0) {
-    f = NULL;
-    goto done;
-  }
-  f = NULL;
-  if (nplot == 0) {
-    fprintf(stderr, "rodrigues converge: no successful run to plot\n");
-    goto done;
-  }
-
-  f = fopen(gp, "w");
-  if (!f) {
-    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", gp, strerror(errno));
-    goto done;
-  }
-  const char* base = strrchr(deck, '/');
-  base = base ? base + 1 : deck;
-  fputs("# convergence plot written by rodrigues converge; run: gnuplot convergence.gp\n", f);
-  fputs("set datafile missing 'NaN'\n"
-        "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
-        "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
-        f);
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 0) {
-      fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
-      put_quoted(f, png);
-    } else {
-      fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
-      put_quoted(f, svg);
-    }
-    fputs("\nset multiplot layout 1,2 title ", f);
-    char title[512];
-    snprintf(title, sizeof(title), "%s: convergence at the final time", base);
-    put_quoted(f, title);
-    fputs(" noenhanced\n", f);
-    for (int panel = 0; panel < 2; panel++) {
-      // as in Krysl & Endres 2005's figures: body angular momentum on the left, attitude on the
-      // right
-      fprintf(f, "set ylabel '%s'\nplot ",
-              panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
-      for (int k = 0; k < nplot; k++) {
-        fputs(k ? ", \\\n     " : "", f);
-        put_quoted(f, dat);
-        fprintf(f, " index %d using 1:%d with linespoints pt %d lw 1.5 lc rgb '%s' title ", k,
-                panel ? 2 : 3, (k % 13) + 1, colors[k % NCOLOR]);
-        put_quoted(f, drawn[k]);
-        fputs(" noenhanced", f);
-      }
-      fputs("\n", f);
-    }
-    fputs("unset multiplot\nset output\n", f);
-  }
-  if (fclose(f) != 0) {
-    f = NULL;
-    goto done;
-  }
-  f = NULL;
-
-  if (!in_path("gnuplot")) {
-    fprintf(stderr, "rodrigues converge: gnuplot not found in PATH: no plots drawn "
-                    "(the script is %s)\n", gp);
-    goto done;
-  }
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "rodrigues converge: cannot start gnuplot: %s\n", strerror(errno));
-    goto done;
-  }
-  if (pid == 0) {
-    char* args[] = {"gnuplot", gp, NULL};
-    execvp("gnuplot", args);
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "rodrigues converge: gnuplot failed on %s\n", gp);
-    goto done;
-  }
-  ret = 0;
-done:
-  if (f) {
-    fclose(f);
-  }
-  free(dat);
-  free(gp);
-  free(png);
-  free(svg);
-  return ret;
-}
-
-
 // ---------------------------------------------------------------------------------------------
 
 #define MAX_ITEMS 64
@@ -738,19 +383,19 @@ int cmd_converge(int argc, char** argv) {
   int nlevel = split_list(a.dts, dtext, MAX_ITEMS);
   if (nmethod == 0 || nmethod > MAX_ITEMS || nlevel == 0 || nlevel > MAX_ITEMS) {
     free_args(&a);
-    return usage_error("--methods and --dt need 1 to 64 items each", NULL);
+    return cli_usageError("converge", "--methods and --dt need 1 to 64 items each", NULL);
   }
   for (int k = 0; k < nlevel; k++) {
     if (!parse_step(dtext[k], dts + k)) {
-      code = usage_error("--dt: not a step size > 0:", dtext[k]);
+      code = cli_usageError("converge", "--dt: not a step size > 0:", dtext[k]);
       free_args(&a);
       return code;
     }
   }
 
   convRun* runs = calloc((size_t)(nmethod * nlevel), sizeof(*runs));
-  char* dir = a.outdir ? strdup(a.outdir) : default_dir(a.deck);
-  char* csv = dir ? join(dir, "convergence.csv") : NULL;
+  char* dir = cli_outputDir(a.deck, a.outdir, "converge-");
+  char* csv = dir ? cli_join(dir, "convergence.csv") : NULL;
   if (!runs || !csv) {
     fprintf(stderr, "rodrigues: out of memory\n");
     code = CLI_OTHER;
@@ -773,7 +418,8 @@ int cmd_converge(int argc, char** argv) {
     if (a.reference) {
       size_t n = (size_t)(colon - a.reference);
       if (n == 0 || n >= sizeof(refmethod) || !parse_step(colon + 1, &refdt)) {
-        code = usage_error("--reference: expected METHOD:DT or a file, got", a.reference);
+        code = cli_usageError("converge", "--reference: expected METHOD:DT or a file, got",
+                              a.reference);
         goto done;
       }
       memcpy(refmethod, a.reference, n);
@@ -817,7 +463,7 @@ int cmd_converge(int argc, char** argv) {
         goto done;
       }
       if (r->ok) {
-        r->err_R = attitude_error(r->q, qref);
+        r->err_R = rdu_quatDistance(qref, r->q);
         r->err_Pi = diff_norm3(r->Pi, Piref);
         const convRun* p = k > 0 ? r - 1 : NULL;
         if (p && p->ok && p->dt != r->dt) {
@@ -840,14 +486,14 @@ int cmd_converge(int argc, char** argv) {
     }
   }
 
-  if (make_dirs(dir) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
+  if (cli_makeDirs(dir, NULL) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
     code = CLI_IO;
     goto done;
   }
   printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed,
          dir);
   fflush(stdout);
-  if (plot(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
+  if (cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
     printf(", convergence.png, convergence.svg\n");
   } else {
     printf("\n");

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 // rodrigues run: integrate a deck to its final time, write history.csv and summary.json.
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -70,88 +67,6 @@ static int observe(const rdModel* m, const rdData* d, void* user) {
   r->rows++;
   cli_progressUpdate(&r->progress, rd_time(d));
   return interrupted != 0;
-}
-
-
-// create `path` and its missing parents; *created receives the length of the shallowest prefix
-// this call created (0: none), for remove_dirs
-static int make_dirs(char* path, size_t* created) {
-  *created = 0;
-  size_t n = strlen(path);
-  for (size_t i = 1; i <= n; i++) {
-    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
-      continue;
-    }
-    char c = path[i];
-    path[i] = '\0';
-    if (mkdir(path, 0777) == 0) {
-      if (!*created) {
-        *created = i;
-      }
-    } else if (errno != EEXIST) {
-      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
-      path[i] = c;
-      return -1;
-    }
-    path[i] = c;
-  }
-  struct stat sb;
-  int err = stat(path, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : 0;
-  if (err) {
-    fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(err));
-    return -1;
-  }
-  return 0;
-}
-
-
-// remove the (empty) directories make_dirs created, deepest first
-static void remove_dirs(char* path, size_t created) {
-  if (!created) {
-    return;
-  }
-  size_t n = strlen(path);
-  while (n >= created && rmdir(path) == 0) {
-    while (n > 0 && path[n - 1] != '/') {
-      n--;
-    }
-    while (n > 0 && path[n - 1] == '/') {
-      n--;
-    }
-    path[n] = '\0';
-  }
-}
-
-
-// "out/<base name of deck without .yaml or .yml>", or a copy of `dir` without trailing slashes
-static char* output_dir(const char* deck, const char* dir) {
-  char* out;
-  if (dir) {
-    out = malloc(strlen(dir) + 1);
-    if (out) {
-      strcpy(out, dir);
-      size_t n = strlen(out);
-      while (n > 1 && out[n - 1] == '/') {
-        out[--n] = '\0';
-      }
-    }
-    return out;
-  }
-  const char* base = strrchr(deck, '/');
-  base = base ? base + 1 : deck;
-  size_t n = strlen(base);
-  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
-    n -= 5;
-  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
-    n -= 4;
-  }
-  out = malloc(n + sizeof("out/"));
-  if (out) {
-    memcpy(out, "out/", 4);
-    memcpy(out + 4, base, n);
-    out[4 + n] = '\0';
-  }
-  return out;
 }
 
 
@@ -294,16 +209,12 @@ static void print_stats(const rdModel* model, const char* dir, const runState* r
 
 int cmd_run(int argc, char** argv) {
   cliDeckArgs args;
-  int code = cli_parseDeckArgs(argc, argv, 1, &args);
-  if (code != CLI_OK || args.help) {
-    if (code == CLI_OK) {
-      fputs(usage, stdout);
-    }
-    cli_freeDeckArgs(&args);
+  cliSession s;
+  int code = cli_startDeckCommand(argc, argv, 1, usage, &args, &s);
+  if (args.help) {
+    cli_endDeckCommand(&args, &s);
     return code;
   }
-
-  cliSession s;
   runState r;
   memset(&r, 0, sizeof(r));
   char* dir = NULL;
@@ -311,7 +222,6 @@ int cmd_run(int argc, char** argv) {
   size_t created = 0;
   double wall = 0;
 
-  code = cli_openSession(&args, &s);
   if (code == CLI_OK) {
     double wall0 = cli_now();
     int st = args.resume ? rd_readCheckpoint(s.model, s.data, args.resume)
@@ -322,14 +232,14 @@ int cmd_run(int argc, char** argv) {
     }
   }
   if (code == CLI_OK) {
-    dir = output_dir(args.deck, args.outdir);
+    dir = cli_outputDir(args.deck, args.outdir, "");
     summary = dir ? malloc(strlen(dir) + sizeof("/summary.json")) : NULL;
     if (!summary) {
       fprintf(stderr, "rodrigues: out of memory\n");
       code = CLI_OTHER;
     } else {
       sprintf(summary, "%s%ssummary.json", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
-      code = make_dirs(dir, &created) == 0 ? CLI_OK : CLI_IO;
+      code = cli_makeDirs(dir, &created) == 0 ? CLI_OK : CLI_IO;
     }
   }
   int committed = 0;
@@ -364,13 +274,12 @@ int cmd_run(int argc, char** argv) {
       remove(summary);
     }
     if (dir) {
-      remove_dirs(dir, created);
+      cli_removeDirs(dir, created);
     }
   }
   free(summary);
   free(dir);
-  cli_closeSession(&s);
-  cli_freeDeckArgs(&args);
+  cli_endDeckCommand(&args, &s);
   if (interrupted) {
     // end the way the signal would have, now that the files are cleaned up
     int sig = interrupted;

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Argument parsing, deck loading and error reporting shared by the subcommands.
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -14,7 +17,17 @@ double cli_now(void) {
 }
 
 
-static int usage_error(const char* cmd, const char* what, const char* arg) {
+char* cli_join(const char* dir, const char* name) {
+  size_t n = strlen(dir);
+  char* p = malloc(n + strlen(name) + 2);
+  if (p) {
+    sprintf(p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+  }
+  return p;
+}
+
+
+int cli_usageError(const char* cmd, const char* what, const char* arg) {
   fprintf(stderr, "rodrigues %s: %s%s%s%s\n", cmd, what, arg ? " '" : "", arg ? arg : "",
           arg ? "'" : "");
   fprintf(stderr, "Try 'rodrigues %s --help'.\n", cmd);
@@ -35,7 +48,7 @@ int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* a) {
     const char* s = argv[i];
     if (only_operands || s[0] != '-' || !s[1]) {
       if (a->deck) {
-        return usage_error(cmd, "more than one deck given:", s);
+        return cli_usageError(cmd, "more than one deck given:", s);
       }
       a->deck = s;
     } else if (!strcmp(s, "--")) {
@@ -44,32 +57,32 @@ int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* a) {
       a->help = 1;
     } else if (!strcmp(s, "--set") || !strcmp(s, "-s")) {
       if (i + 1 >= argc) {
-        return usage_error(cmd, "missing KEY=VALUE after", s);
+        return cli_usageError(cmd, "missing KEY=VALUE after", s);
       }
       a->set[a->nset++] = argv[++i];
     } else if (!strncmp(s, "--set=", 6)) {
       a->set[a->nset++] = s + 6;
     } else if (allow_output && (!strcmp(s, "-o") || !strcmp(s, "--output"))) {
       if (i + 1 >= argc) {
-        return usage_error(cmd, "missing directory after", s);
+        return cli_usageError(cmd, "missing directory after", s);
       }
       a->outdir = argv[++i];
     } else if (allow_output && !strncmp(s, "--output=", 9)) {
       a->outdir = s + 9;
     } else if (allow_output && (!strcmp(s, "--checkpoint") || !strcmp(s, "--resume"))) {
       if (i + 1 >= argc || !*argv[i + 1]) {
-        return usage_error(cmd, "missing file after", s);
+        return cli_usageError(cmd, "missing file after", s);
       }
       *(s[2] == 'c' ? &a->checkpoint : &a->resume) = argv[++i];
     } else {
-      return usage_error(cmd, "unknown option", s);
+      return cli_usageError(cmd, "unknown option", s);
     }
   }
   if (a->outdir && !*a->outdir) {
-    return usage_error(cmd, "empty output directory", NULL);
+    return cli_usageError(cmd, "empty output directory", NULL);
   }
   if (!a->deck && !a->help) {
-    return usage_error(cmd, "missing the deck file", NULL);
+    return cli_usageError(cmd, "missing the deck file", NULL);
   }
   return CLI_OK;
 }
@@ -115,21 +128,40 @@ int cli_fail(const rdContext* ctx, int status, int running) {
 }
 
 
-int cli_openSession(const cliDeckArgs* a, cliSession* s) {
+void cli_warning(const char* message, void* user) {
+  // a command that reads the deck once per run (converge) warns once in all
+  static char last[1024];
+  (void)user;
+  if (strncmp(message, last, sizeof(last) - 1)) {
+    fprintf(stderr, "rodrigues: warning: %s\n", message);
+    snprintf(last, sizeof(last), "%s", message);
+  }
+}
+
+
+int cli_loadModel(const char* deck, const char* const* set, int nset, cliSession* s) {
   memset(s, 0, sizeof(*s));
   int st = rd_createContext(&s->ctx, NULL);
   if (st != RD_OK) {
     return cli_fail(NULL, st, 0);
   }
+  rd_setWarningHandler(s->ctx, cli_warning, NULL);
   rdSpec* spec = NULL;
-  st = rd_readDeck(s->ctx, a->deck, a->set, a->nset, &spec);
+  st = rd_readDeck(s->ctx, deck, set, nset, &spec);
   if (st == RD_OK) {
     st = rd_compile(spec, &s->model);
   }
   rd_destroySpec(&spec);
-  if (st == RD_OK) {
-    st = rd_createData(s->model, &s->data);
+  return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 0);
+}
+
+
+int cli_openSession(const cliDeckArgs* a, cliSession* s) {
+  int code = cli_loadModel(a->deck, a->set, a->nset, s);
+  if (code != CLI_OK) {
+    return code;
   }
+  int st = rd_createData(s->model, &s->data);
   return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 0);
 }
 
@@ -138,4 +170,100 @@ void cli_closeSession(cliSession* s) {
   rd_destroyData(&s->data);
   rd_destroyModel(&s->model);
   rd_destroyContext(&s->ctx);
+}
+
+
+int cli_startDeckCommand(int argc, char** argv, int allow_output, const char* usage,
+                         cliDeckArgs* args, cliSession* s) {
+  memset(s, 0, sizeof(*s));
+  int code = cli_parseDeckArgs(argc, argv, allow_output, args);
+  if (code == CLI_OK && args->help) {
+    fputs(usage, stdout);
+    return CLI_OK;
+  }
+  return code == CLI_OK ? cli_openSession(args, s) : code;
+}
+
+
+void cli_endDeckCommand(cliDeckArgs* args, cliSession* s) {
+  cli_closeSession(s);
+  cli_freeDeckArgs(args);
+}
+
+
+int cli_makeDirs(char* path, size_t* created) {
+  size_t ignored;
+  created = created ? created : &ignored;
+  *created = 0;
+  size_t n = strlen(path);
+  for (size_t i = 1; i <= n; i++) {
+    if ((path[i] != '/' && path[i] != '\0') || path[i - 1] == '/') {
+      continue;
+    }
+    char c = path[i];
+    path[i] = '\0';
+    if (mkdir(path, 0777) == 0) {
+      if (!*created) {
+        *created = i;
+      }
+    } else if (errno != EEXIST) {
+      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
+      path[i] = c;
+      return -1;
+    }
+    path[i] = c;
+  }
+  struct stat sb;
+  int err = stat(path, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : 0;
+  if (err) {
+    fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(err));
+    return -1;
+  }
+  return 0;
+}
+
+
+void cli_removeDirs(char* path, size_t created) {
+  if (!created) {
+    return;
+  }
+  size_t n = strlen(path);
+  while (n >= created && rmdir(path) == 0) {
+    while (n > 0 && path[n - 1] != '/') {
+      n--;
+    }
+    while (n > 0 && path[n - 1] == '/') {
+      n--;
+    }
+    path[n] = '\0';
+  }
+}
+
+
+char* cli_outputDir(const char* deck, const char* dir, const char* prefix) {
+  char* out;
+  if (dir) {
+    out = malloc(strlen(dir) + 1);
+    if (out) {
+      strcpy(out, dir);
+      size_t n = strlen(out);
+      while (n > 1 && out[n - 1] == '/') {
+        out[--n] = '\0';
+      }
+    }
+    return out;
+  }
+  const char* base = strrchr(deck, '/');
+  base = base ? base + 1 : deck;
+  size_t n = strlen(base);
+  if (n > 5 && !strcmp(base + n - 5, ".yaml")) {
+    n -= 5;
+  } else if (n > 4 && !strcmp(base + n - 4, ".yml")) {
+    n -= 4;
+  }
+  out = malloc(strlen("out/") + strlen(prefix) + n + 1);
+  if (out) {
+    sprintf(out, "out/%s%.*s", prefix, (int)n, base);
+  }
+  return out;
 }

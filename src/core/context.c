@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The context: allocator, error handler and the last error.
+// The context: allocator, error and warning handlers, the last error.
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +71,16 @@ int rd_setErrorHandler(rdContext* ctx, rdErrorHandler handler, void* user) {
 }
 
 
+int rd_setWarningHandler(rdContext* ctx, rdWarningHandler handler, void* user) {
+  if (!rd_contextValid(ctx)) {
+    return RD_ERR_HANDLE;
+  }
+  ctx->warn = handler;
+  ctx->warn_user = user;
+  return RD_OK;
+}
+
+
 int rd_lastStatus(const rdContext* ctx) {
   return rd_contextValid(ctx) ? ctx->last_status : RD_ERR_HANDLE;
 }
@@ -127,6 +137,23 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
     ctx->handler(status, ctx->last_error, ctx->handler_user);
   }
   return status;
+}
+
+
+void rd_warnOnce(rdContext* ctx, int kind, const char* fmt, ...) {
+  uint32_t bit = kind >= 0 && kind < 32 ? (uint32_t)1 << kind : 0;
+  if (!rd_contextValid(ctx) || (ctx->warned & bit)) {
+    return;
+  }
+  ctx->warned |= bit;
+  if (ctx->warn) {
+    char msg[RD_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    ctx->warn(msg, ctx->warn_user);
+  }
 }
 
 

@@ -31,6 +31,9 @@ struct rdContext_ {
   const char* err_file;
   int err_line;
   const char* err_func;
+  rdWarningHandler warn;
+  void* warn_user;
+  uint32_t warned;  // kinds of warning already given (rd_warnOnce)
 };
 
 // record an error in ctx (message from fmt), call the handler; returns status
@@ -42,6 +45,14 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
     ;
 
 #define RD_ERROR(ctx, status, ...) rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+// pass a warning (message from fmt) to ctx's warning handler, unless warning `kind` (0..31, one
+// per kind of warning) was given in ctx before
+void rd_warnOnce(rdContext* ctx, int kind, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 // allocation through the context allocator; raise RD_ERR_NOMEM on failure
 void* rd_alloc(rdContext* ctx, size_t size);

@@ -69,7 +69,7 @@ void rd_exprDestroy(rdExpr* e) {
 }
 
 
-int rd_checkExpression(rdContext* ctx, const char* text, const char* vars, const char* owner) {
+int rd_exprCheck(rdContext* ctx, const char* text, const char* vars, const char* owner) {
   rdExpr e;
   int st = rd_exprCreate(ctx, &e, text, vars, owner);
   rd_exprDestroy(&e);

@@ -31,6 +31,6 @@ double rd_exprEval(rdExpr* e, const double* values);
 void rd_exprDestroy(rdExpr* e);
 
 // parse and release: RD_OK or RD_ERR_ARG (raised)
-int rd_checkExpression(rdContext* ctx, const char* text, const char* vars, const char* owner);
+int rd_exprCheck(rdContext* ctx, const char* text, const char* vars, const char* owner);
 
 #endif  // RD_EXPR_H

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "elements/beam.h"
+#include "src/math/quadrature.h"
 #include "src/io/beamdyn.h"
 #include "src/core/core.h"
 #include "rodrigues/liegroup.h"
@@ -17,10 +17,10 @@
 
 // the fitted coefficients c (q x 4: x, y, z, twist at the q GLL points)
 static int kp_fit(rdContext* ctx, int nk, const double* kp, int q, double* c) {
-  double tg[RD_BEAM_MAXNODE], phi[RD_BEAM_MAXNODE], dphi[RD_BEAM_MAXNODE];
-  double A[RD_BEAM_MAXNODE * RD_BEAM_MAXNODE];
-  lapack_int piv[RD_BEAM_MAXNODE];
-  int st = rd_beamGLL(q, tg);
+  double tg[RD_BEAM_MAX_NODES], phi[RD_BEAM_MAX_NODES], dphi[RD_BEAM_MAX_NODES];
+  double A[RD_BEAM_MAX_NODES * RD_BEAM_MAX_NODES];
+  lapack_int piv[RD_BEAM_MAX_NODES];
+  int st = rd_gaussLobatto(q, tg);
   if (st) {
     return RD_ERROR(ctx, RD_ERR_ARG, "key-point fit of order %d", q - 1);
   }
@@ -29,7 +29,7 @@ static int kp_fit(rdContext* ctx, int nk, const double* kp, int q, double* c) {
   double z0 = kp[2], z1 = kp[4 * (nk - 1) + 2];
   for (int i = 0; i < nk; i++) {
     double t = 2 * (kp[4 * i + 2] - z0) / (z1 - z0) - 1;
-    rd_beamLagrange(q, tg, t, phi, dphi);
+    rd_lagrangeBasis(q, tg, t, phi, dphi);
     for (int a = 0; a < q; a++) {
       for (int b = 0; b < q; b++) {
         A[q * a + b] += phi[a] * phi[b];
@@ -62,13 +62,13 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
   int n = p->order + 1, nk = p->nkp;
   int q = n < nk ? n : nk;
   out->n = n;
-  double c[4 * RD_BEAM_MAXNODE], xi[RD_BEAM_MAXNODE], tq[RD_BEAM_MAXNODE];
+  double c[4 * RD_BEAM_MAX_NODES], xi[RD_BEAM_MAX_NODES], tq[RD_BEAM_MAX_NODES];
   int st = kp_fit(ctx, nk, p->kp, q, c);
-  if (!st) st = rd_beamGLL(n, xi);
-  if (!st) st = rd_beamGLL(q, tq);
+  if (!st) st = rd_gaussLobatto(n, xi);
+  if (!st) st = rd_gaussLobatto(q, tq);
   for (int k = 0; k < n && !st; k++) {
-    double phi[RD_BEAM_MAXNODE], dphi[RD_BEAM_MAXNODE], x[3] = {0}, e3[3] = {0}, tw = 0;
-    rd_beamLagrange(q, tq, xi[k], phi, dphi);
+    double phi[RD_BEAM_MAX_NODES], dphi[RD_BEAM_MAX_NODES], x[3] = {0}, e3[3] = {0}, tw = 0;
+    rd_lagrangeBasis(q, tq, xi[k], phi, dphi);
     for (int a = 0; a < q; a++) {
       for (int i = 0; i < 3; i++) {
         x[i] += phi[a] * c[4 * a + i];

@@ -7,6 +7,7 @@
 
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
+#include "src/model/options.h"
 #include "rodrigues/deck.h"
 
 // sections that are not option sections; option sections ("solver", "output", ...) come from
@@ -195,17 +196,11 @@ static int option_sections(char sec[][32], int max) {
 }
 
 
-// index of option `key` in the option table, -1 if none
-static int option_index(const char* key) {
-  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
-  for (int i = 0; i < nopt; i++) {
-    const char* k = NULL;
-    rd_optionList(i, &k, NULL, NULL, NULL);
-    if (k && !strcmp(k, key)) {
-      return i;
-    }
-  }
-  return -1;
+// the current name of option `full` (key node k); a renamed one is warned about where it is
+static const char* current_key(rdDeck* dk, struct fy_node* k, const char* full) {
+  char where[1024];
+  rd_deckWhere(dk, k, where, sizeof(where));
+  return rd_optionKey(dk->ctx, full, where);
 }
 
 
@@ -219,19 +214,24 @@ static int set_option(rdDeck* dk, const char* section, struct fy_node* k, struct
     return rd_deckError(dk, v, "'%s' must be a single value", name);
   }
   char full[256];
-  snprintf(full, sizeof(full), "%s.%s", section, name);
-  int st = rds_setOption(dk->spec, full, fy_node_get_scalar0(v));
+  if (snprintf(full, sizeof(full), "%s.%s", section, name) >= (int)sizeof(full)) {
+    return rd_deckError(dk, k, "unknown key '%s'", name);  // longer than any option key
+  }
+  const char* key = current_key(dk, k, full);
+  int st = rds_setOption(dk->spec, key, fy_node_get_scalar0(v));
   if (st < 0) {
     return rd_deckRelay(dk, v, st);
   }
-  int idx = option_index(full);
+  int idx = rd_optionIndex(key);
   return idx < 0 ? RD_OK : rd_deckOrigin(dk, v, RD_OBJ_OPTION, idx);
 }
 
 
-// the option keys of `section` without the prefix, plus `extra` (may be NULL); NULL-terminated
-static const char** section_keys(rdDeck* dk, const char* section, const char* extra) {
-  int nopt = rd_optionList(0, NULL, NULL, NULL, NULL);
+// the option keys of `section` without the prefix, plus `extra` (may be NULL), or with `renamed`
+// their old names (rd_optionDeprecated); NULL-terminated
+static const char** section_keys(rdDeck* dk, const char* section, const char* extra, int renamed) {
+  int nopt =
+      renamed ? rd_optionDeprecated(0, NULL, NULL) : rd_optionList(0, NULL, NULL, NULL, NULL);
   const char** keys = rd_alloc(dk->ctx, sizeof(char*) * (size_t)(nopt + 2));
   if (!keys) {
     return NULL;
@@ -240,12 +240,16 @@ static const char** section_keys(rdDeck* dk, const char* section, const char* ex
   int n = 0;
   for (int i = 0; i < nopt; i++) {
     const char* key = NULL;
-    rd_optionList(i, &key, NULL, NULL, NULL);
+    if (renamed) {
+      rd_optionDeprecated(i, &key, NULL);
+    } else {
+      rd_optionList(i, &key, NULL, NULL, NULL);
+    }
     if (key && !strncmp(key, section, len) && key[len] == '.') {
       keys[n++] = key + len + 1;
     }
   }
-  if (extra) {
+  if (extra && !renamed) {
     keys[n++] = extra;
   }
   keys[n] = NULL;
@@ -261,12 +265,11 @@ static int read_option_section(rdDeck* dk, struct fy_node* root, const char* sec
     return RD_OK;
   }
   int is_output = !strcmp(section, "output");
-  const char** keys = section_keys(dk, section, is_output ? "nodes" : NULL);
-  if (!keys) {
-    return RD_ERR_NOMEM;
-  }
-  int st = rd_deckCheckMap(dk, map, section, keys);
+  const char** keys = section_keys(dk, section, is_output ? "nodes" : NULL, 0);
+  const char** old = keys ? section_keys(dk, section, NULL, 1) : NULL;
+  int st = old ? rd_deckCheckMapRenamed(dk, map, section, keys, old) : RD_ERR_NOMEM;
   rd_free(dk->ctx, (void*)keys);
+  rd_free(dk->ctx, (void*)old);
   void* it = NULL;
   struct fy_node_pair* p;
   while (st == RD_OK && (p = fy_node_mapping_iterate(map, &it))) {

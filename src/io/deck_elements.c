@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elements/beam.h"
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
+#include "src/model/geometry.h"
 #include "src/model/spec_impl.h"
 
 static const char* const elem_types[] = {"rigid_body", "point_mass", "spring", "bushing", "beam",
@@ -217,181 +217,17 @@ static const char* const section_keys[] = {"s", "stiffness", "mass", NULL};
 static const char* const load_keys[] = {"force", "moment", "frame", "function", NULL};
 
 
-// quaternion of the smallest rotation taking the x axis to the unit vector e
-static void x_to(double q[4], const double e[3]) {
-  // q = (1 + x.e, x cross e), normalized; opposite to x: half a turn about z
-  double r[4] = {1 + e[0], 0, -e[2], e[1]};
-  if (e[0] < -1 + 1e-14) {
-    r[0] = r[1] = r[2] = 0;
-    r[3] = 1;
-  }
-  double n = sqrt(r[0] * r[0] + r[2] * r[2] + r[3] * r[3]);
-  for (int k = 0; k < 4; k++) {
-    q[k] = r[k] / n;
-  }
-}
-
-
 // ---------------------------------------------------------------------------------------------
-// reference lines of generated nodes: straight (`from`, `to`), an exact circular arc (`arc`) or a
-// natural cubic spline through key points (`key_points`); nodes at the GLL points of arc length
+// reference lines of generated nodes (rdu_beamLine*, src/model/geometry.c): straight (`from`,
+// `to`), an exact circular arc (`arc`) or a natural cubic spline through key points
+// (`key_points`); nodes at the GLL points of arc length
 
-#define DECK_MAX_KEYPOINTS 64
-#define RD_DECK_PI 3.14159265358979323846
-
-enum { LINE_STRAIGHT, LINE_ARC, LINE_SPLINE };
-
-typedef struct {
-  int kind;
-  double a[3], b[3];         // straight: ends
-  double c[3], r0[3], n[3];  // arc: centre, start - centre, unit normal
-  double angle;              // arc: radians
-  int nk;                    // spline: key points
-  double u[DECK_MAX_KEYPOINTS];         // chord-length parameter of the key points
-  double p[DECK_MAX_KEYPOINTS][3];      // key points
-  double m2[DECK_MAX_KEYPOINTS][3];     // second derivatives at the key points
-  double sk[DECK_MAX_KEYPOINTS];        // arc length at the key points
-  double length;
-} beamLine;
-
+// in the order of rd_lineArc's arguments (rdLineFault.arg)
 static const char* const arc_keys[] = {"center", "start", "angle", "normal", NULL};
 
 
-static double norm3(const double v[3]) {
-  return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-
-static void cross3(const double a[3], const double b[3], double c[3]) {
-  c[0] = a[1] * b[2] - a[2] * b[1];
-  c[1] = a[2] * b[0] - a[0] * b[2];
-  c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-
-// spline segment i at parameter u: position x and derivative dx (either may be NULL)
-static void spline_eval(const beamLine* L, int i, double u, double x[3], double dx[3]) {
-  double h = L->u[i + 1] - L->u[i], A = (L->u[i + 1] - u) / h, B = (u - L->u[i]) / h;
-  for (int j = 0; j < 3; j++) {
-    double y0 = L->p[i][j], y1 = L->p[i + 1][j], m0 = L->m2[i][j], m1 = L->m2[i + 1][j];
-    if (x) {
-      x[j] = A * y0 + B * y1 + ((A * A * A - A) * m0 + (B * B * B - B) * m1) * h * h / 6;
-    }
-    if (dx) {
-      dx[j] = (y1 - y0) / h + (-(3 * A * A - 1) * m0 + (3 * B * B - 1) * m1) * h / 6;
-    }
-  }
-}
-
-
-// arc length of segment i from u[i] to u (16-point Gauss)
-static double spline_length(const beamLine* L, int i, double u) {
-  double xg[16], wg[16], len = 0;
-  rd_beamGauss(16, xg, wg);
-  double a = L->u[i], half = 0.5 * (u - a);
-  for (int g = 0; g < 16; g++) {
-    double d[3];
-    spline_eval(L, i, a + half * (xg[g] + 1), NULL, d);
-    len += wg[g] * half * norm3(d);
-  }
-  return len;
-}
-
-
-// natural cubic spline through the key points in chord length, and its arc length
-static void spline_setup(beamLine* L) {
-  int n = L->nk;
-  double c[DECK_MAX_KEYPOINTS], d[DECK_MAX_KEYPOINTS][3];
-  L->u[0] = 0;
-  for (int i = 1; i < n; i++) {
-    double e[3] = {L->p[i][0] - L->p[i - 1][0], L->p[i][1] - L->p[i - 1][1],
-                   L->p[i][2] - L->p[i - 1][2]};
-    L->u[i] = L->u[i - 1] + norm3(e);
-  }
-  // tridiagonal system for the second derivatives (zero at both ends), Thomas algorithm
-  for (int j = 0; j < 3; j++) {
-    L->m2[0][j] = L->m2[n - 1][j] = 0;
-  }
-  c[0] = 0;
-  for (int j = 0; j < 3; j++) {
-    d[0][j] = 0;
-  }
-  for (int i = 1; i < n - 1; i++) {
-    double h0 = L->u[i] - L->u[i - 1], h1 = L->u[i + 1] - L->u[i];
-    double a = h0 / 6, b = (h0 + h1) / 3, cc = h1 / 6;
-    double den = b - a * c[i - 1];
-    c[i] = cc / den;
-    for (int j = 0; j < 3; j++) {
-      double rhs = (L->p[i + 1][j] - L->p[i][j]) / h1 - (L->p[i][j] - L->p[i - 1][j]) / h0;
-      d[i][j] = (rhs - a * d[i - 1][j]) / den;
-    }
-  }
-  for (int i = n - 2; i >= 1; i--) {
-    for (int j = 0; j < 3; j++) {
-      L->m2[i][j] = d[i][j] - c[i] * L->m2[i + 1][j];
-    }
-  }
-  L->sk[0] = 0;
-  for (int i = 0; i < n - 1; i++) {
-    L->sk[i + 1] = L->sk[i] + spline_length(L, i, L->u[i + 1]);
-  }
-  L->length = L->sk[n - 1];
-}
-
-
-// point x and unit tangent t at the fraction s of the arc length
-static void line_eval(const beamLine* L, double s, double x[3], double t[3]) {
-  if (L->kind == LINE_STRAIGHT) {
-    double e[3] = {L->b[0] - L->a[0], L->b[1] - L->a[1], L->b[2] - L->a[2]};
-    double len = norm3(e);
-    for (int j = 0; j < 3; j++) {
-      x[j] = L->a[j] + s * e[j];
-      t[j] = e[j] / len;
-    }
-  } else if (L->kind == LINE_ARC) {
-    // Rodrigues' formula: r0 turned by phi about n (n perpendicular to r0)
-    double phi = s * L->angle, nr[3];
-    cross3(L->n, L->r0, nr);
-    double R = norm3(L->r0);
-    for (int j = 0; j < 3; j++) {
-      x[j] = L->c[j] + cos(phi) * L->r0[j] + sin(phi) * nr[j];
-      t[j] = (-sin(phi) * L->r0[j] + cos(phi) * nr[j]) / R;
-    }
-  } else {
-    double target = s * L->length;
-    int i = 0;
-    while (i < L->nk - 2 && L->sk[i + 1] < target) {
-      i++;
-    }
-    // Newton on the arc length within segment i, safeguarded by bisection
-    double lo = L->u[i], hi = L->u[i + 1], u = lo + (hi - lo) * (target - L->sk[i]) /
-                                                   (L->sk[i + 1] - L->sk[i]);
-    for (int it = 0; it < 60; it++) {
-      double d[3];
-      double f = L->sk[i] + spline_length(L, i, u) - target;
-      if (fabs(f) < 1e-13 * L->length) {
-        break;
-      }
-      if (f > 0) {
-        hi = u;
-      } else {
-        lo = u;
-      }
-      spline_eval(L, i, u, NULL, d);
-      double un = u - f / norm3(d);
-      u = un > lo && un < hi ? un : 0.5 * (lo + hi);
-    }
-    spline_eval(L, i, u, x, t);
-    double len = norm3(t);
-    for (int j = 0; j < 3; j++) {
-      t[j] /= len;
-    }
-  }
-}
-
-
 // `arc: {center, start, angle, normal}`: start turned about normal (right hand) by angle degrees
-static int read_arc(rdDeck* dk, struct fy_node* v, beamLine* L) {
+static int read_arc(rdDeck* dk, struct fy_node* v, rdBeamLine* L) {
   double c[3], p[3], n[3], deg;
   int st = rd_deckCheckMap(dk, v, "arc", arc_keys);
   st = st < 0 ? st : rd_deckGetVec(dk, v, "center", 3, 1, c);
@@ -401,67 +237,42 @@ static int read_arc(rdDeck* dk, struct fy_node* v, beamLine* L) {
   if (st < 0) {
     return st;
   }
-  double R, nn = norm3(n);
-  for (int j = 0; j < 3; j++) {
-    L->c[j] = c[j];
-    L->r0[j] = p[j] - c[j];
+  rdLineFault f;
+  if (rd_lineArc(L, c, p, deg, n, &f) != RD_OK) {
+    return rd_deckError(dk, rd_deckLookup(v, arc_keys[f.arg], NULL), "%s", f.text);
   }
-  R = norm3(L->r0);
-  if (!(R > 0)) {
-    return rd_deckError(dk, rd_deckLookup(v, "start", NULL),
-                        "'start' and 'center' are the same point (zero radius)");
-  }
-  if (!(nn > 0)) {
-    return rd_deckError(dk, rd_deckLookup(v, "normal", NULL), "'normal' must not be zero");
-  }
-  for (int j = 0; j < 3; j++) {
-    L->n[j] = n[j] / nn;
-  }
-  if (fabs(L->n[0] * L->r0[0] + L->n[1] * L->r0[1] + L->n[2] * L->r0[2]) > 1e-9 * R) {
-    return rd_deckError(dk, rd_deckLookup(v, "normal", NULL),
-                        "'normal' must be perpendicular to start - center");
-  }
-  if (!(deg > 0 && deg <= 360)) {
-    return rd_deckError(dk, rd_deckLookup(v, "angle", NULL),
-                        "'angle' must be in (0, 360] degrees, got %g (turn the 'normal' over "
-                        "to curve the other way)", deg);
-  }
-  L->angle = deg * RD_DECK_PI / 180;
-  L->length = R * L->angle;
-  L->kind = LINE_ARC;
   return RD_OK;
 }
 
 
 // `key_points: [[x, y, z], ...]`: at least 3, consecutive ones distinct
-static int read_key_points(rdDeck* dk, struct fy_node* v, beamLine* L) {
+static int read_key_points(rdDeck* dk, struct fy_node* v, rdBeamLine* L) {
   if (!fy_node_is_sequence(v) || fy_node_sequence_item_count(v) < 3 ||
-      fy_node_sequence_item_count(v) > DECK_MAX_KEYPOINTS) {
+      fy_node_sequence_item_count(v) > RD_BEAM_LINE_MAX_POINTS) {
     return rd_deckError(dk, v, "'key_points' must be a list of 3 to %d points [x, y, z]",
-                        DECK_MAX_KEYPOINTS);
+                        RD_BEAM_LINE_MAX_POINTS);
   }
-  L->nk = fy_node_sequence_item_count(v);
-  for (int i = 0; i < L->nk; i++) {
+  int n = fy_node_sequence_item_count(v);
+  double p[RD_BEAM_LINE_MAX_POINTS][3];
+  for (int i = 0; i < n; i++) {
     char what[32];
     snprintf(what, sizeof(what), "key_points[%d]", i);
-    struct fy_node* it = fy_node_sequence_get_by_index(v, i);
-    int st = rd_deckVec(dk, it, what, 3, L->p[i]);
+    int st = rd_deckVec(dk, fy_node_sequence_get_by_index(v, i), what, 3, p[i]);
     if (st < 0) {
       return st;
     }
-    if (i > 0 && L->p[i][0] == L->p[i - 1][0] && L->p[i][1] == L->p[i - 1][1] &&
-        L->p[i][2] == L->p[i - 1][2]) {
-      return rd_deckError(dk, it, "key_points[%d] repeats the point before it", i);
-    }
   }
-  L->kind = LINE_SPLINE;
-  spline_setup(L);
+  rdLineFault f;
+  if (rd_lineSpline(L, n, &p[0][0], &f) != RD_OK) {
+    return rd_deckError(dk, f.arg >= 0 ? fy_node_sequence_get_by_index(v, f.arg) : v, "%s",
+                        f.text);
+  }
   return RD_OK;
 }
 
 
 // exactly one of `from`/`to`, `arc` and `key_points`
-static int read_line(rdDeck* dk, struct fy_node* map, beamLine* L) {
+static int read_line(rdDeck* dk, struct fy_node* map, rdBeamLine* L) {
   struct fy_node *kf, *kt, *ka, *kk;
   (void)rd_deckLookup(map, "from", &kf);
   (void)rd_deckLookup(map, "to", &kt);
@@ -477,19 +288,18 @@ static int read_line(rdDeck* dk, struct fy_node* map, beamLine* L) {
   if (kk) {
     return read_key_points(dk, kp, L);
   }
-  int st = rd_deckGetVec(dk, map, "from", 3, 1, L->a);
+  double a[3], b[3];
+  int st = rd_deckGetVec(dk, map, "from", 3, 1, a);
   if (st >= 0) {
-    st = rd_deckGetVec(dk, map, "to", 3, 1, L->b);
+    st = rd_deckGetVec(dk, map, "to", 3, 1, b);
   }
   if (st < 0) {
     return st;
   }
-  double e[3] = {L->b[0] - L->a[0], L->b[1] - L->a[1], L->b[2] - L->a[2]};
-  L->length = norm3(e);
-  if (!(L->length > 0)) {
-    return rd_deckError(dk, rd_deckLookup(map, "to", NULL), "'from' and 'to' are the same point");
+  rdLineFault f;
+  if (rd_lineStraight(L, a, b, &f) != RD_OK) {
+    return rd_deckError(dk, rd_deckLookup(map, f.arg ? "to" : "from", NULL), "%s", f.text);
   }
-  L->kind = LINE_STRAIGHT;
   return RD_OK;
 }
 
@@ -521,10 +331,10 @@ int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, 
 
 // `nodes: N` with a reference line: N rigid nodes NAME_0 .. NAME_{N-1} at the GLL points of arc
 // length, body x along the tangent (the smallest rotation taking x to it), turned by the
-// `twist` [deg at s = 0, deg at s = 1] about it
+// `twist` [deg at s = 0, deg at s = 1] about it (rdu_beamLineNodes)
 static int generate_nodes(rdDeck* dk, struct fy_node* map, struct fy_node* v, const char* name,
                           int* nodes, int* n) {
-  double cnt, xi[RD_BEAM_MAX_NODES], tw[2] = {0, 0};
+  double cnt, tw[2] = {0, 0};
   int st = rd_deckReal(dk, v, "nodes", &cnt);
   if (st < 0) {
     return st;
@@ -533,7 +343,7 @@ static int generate_nodes(rdDeck* dk, struct fy_node* map, struct fy_node* v, co
     return rd_deckError(dk, v, "'nodes' must be a list of node names or a count from 2 to %d",
                         RD_BEAM_MAX_NODES);
   }
-  beamLine* L = rd_alloc(dk->ctx, sizeof(beamLine));
+  rdBeamLine* L = rd_alloc(dk->ctx, sizeof(rdBeamLine));
   if (!L) {
     return RD_ERR_NOMEM;
   }
@@ -542,18 +352,12 @@ static int generate_nodes(rdDeck* dk, struct fy_node* map, struct fy_node* v, co
     st = rd_deckGetVec(dk, map, "twist", 2, 0, tw);
   }
   *n = (int)cnt;
-  rd_beamGLL(*n, xi);  // the kernel's GLL points of [-1, 1]
+  double x[RD_BEAM_MAX_NODES][3], q[RD_BEAM_MAX_NODES][4];
+  if (st >= 0) {
+    st = rdu_beamLineNodes(L, *n, tw, &x[0][0], &q[0][0]);
+  }
   for (int k = 0; k < *n && st >= 0; k++) {
-    double s = 0.5 * (xi[k] + 1), x[3], t[3], q[4], qt[4];
-    line_eval(L, s, x, t);
-    x_to(q, t);
-    double th = (tw[0] + s * (tw[1] - tw[0])) * RD_DECK_PI / 360;  // half the twist angle, rad
-    double c = cos(th), sn = sin(th);
-    qt[0] = q[0] * c - q[1] * sn;  // q * (cos, sin x)
-    qt[1] = q[1] * c + q[0] * sn;
-    qt[2] = q[2] * c + q[3] * sn;
-    qt[3] = q[3] * c - q[2] * sn;
-    st = rd_deckAddBeamNode(dk, v, name, k, x, qt, NULL, &nodes[k]);
+    st = rd_deckAddBeamNode(dk, v, name, k, x[k], q[k], NULL, &nodes[k]);
   }
   rd_free(dk->ctx, L);
   return st < 0 ? st : RD_OK;

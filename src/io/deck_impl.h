@@ -59,6 +59,11 @@ int rd_deckOrigin(rdDeck* dk, struct fy_node* at, rdObjKind kind, int index);
 // `what` names it in messages
 int rd_deckCheckMap(rdDeck* dk, struct fy_node* map, const char* what, const char* const* keys);
 
+// like rd_deckCheckMap, also accepting the NULL-terminated `old` keys (renamed options, may be
+// NULL), which are never suggested nor listed
+int rd_deckCheckMapRenamed(rdDeck* dk, struct fy_node* map, const char* what,
+                           const char* const* keys, const char* const* old);
+
 // like rd_deckCheckMap for an object whose valid keys depend on its type: keys in `all` but
 // not in `used` are reported as not applying to `what` (e.g. "a spherical joint")
 int rd_deckCheckTyped(rdDeck* dk, struct fy_node* map, const char* what, const char* const* all,

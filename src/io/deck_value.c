@@ -93,6 +93,12 @@ static int unknown_key(rdDeck* dk, struct fy_node* k, const char* text, const ch
 
 
 int rd_deckCheckMap(rdDeck* dk, struct fy_node* map, const char* what, const char* const* keys) {
+  return rd_deckCheckMapRenamed(dk, map, what, keys, NULL);
+}
+
+
+int rd_deckCheckMapRenamed(rdDeck* dk, struct fy_node* map, const char* what,
+                           const char* const* keys, const char* const* old) {
   if (!map || !fy_node_is_mapping(map)) {
     return rd_deckError(dk, map, "%s must be a mapping, not %s", what, node_kind(map));
   }
@@ -104,7 +110,7 @@ int rd_deckCheckMap(rdDeck* dk, struct fy_node* map, const char* what, const cha
     if (!text) {
       return rd_deckError(dk, k ? k : map, "keys of %s must be names", what);
     }
-    if (!in_list(keys, text)) {
+    if (!in_list(keys, text) && !(old && in_list(old, text))) {
       return unknown_key(dk, k, text, what, keys);
     }
   }

@@ -10,6 +10,7 @@
 #include "rodrigues/query.h"
 #include "elements/beam.h"
 #include "src/model/data_impl.h"
+#include "src/sim/query_beam.h"
 
 // beams whose section forces go to the file (more are left out, see docs/cli.md)
 #define RD_NETCDF_MAXBEAM 1024
@@ -208,13 +209,7 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   size_t nbuf = 4 * (size_t)m->nout > 3 * (size_t)m->njoint ? 4 * (size_t)m->nout
                                                               : 3 * (size_t)m->njoint;
   nc->buf = rd_calloc(m->ctx, nbuf + 1, sizeof(double));
-  size_t swork = 0;
-  for (int b = 0; b < m->nbeam && b < RD_NETCDF_MAXBEAM; b++) {
-    const rdBeam* k = m->beam[b].kernel;
-    nc->nqp += rd_beamQuadPoints(k);
-    size_t need = 6 * (size_t)m->beam[b].def.nnode + rd_beamWorkSize(k);
-    swork = need > swork ? need : swork;
-  }
+  size_t swork = rd_beamSectionWork(m, RD_NETCDF_MAXBEAM, NULL, &nc->nqp);
   if (nc->nqp > 0) {
     nc->sx = rd_calloc(m->ctx, 3 * (size_t)nc->nqp, sizeof(double));
     nc->sf = rd_calloc(m->ctx, 6 * (size_t)nc->nqp, sizeof(double));
@@ -296,17 +291,11 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
       const rdModelBeam* mb = &m->beam[b];
       double* res = nc->swork;
       double* work = res + 6 * (size_t)mb->def.nnode;
-      int st = rd_beamEvalWork(mb->kernel, work, d->s.q, d->s.v, d->s.vd, NULL, res, NULL, NULL,
-                               NULL);
-      if (st != RD_OK) {
+      if (rd_beamSectionForcesIn(m, d, b, res, work, nc->sx + 3 * g0, nc->sf + 6 * g0) != RD_OK) {
         return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "NetCDF '%s': beam '%s': section forces failed",
                         nc->path, mb->def.name);
       }
-      int nq = rd_beamQuadPoints(mb->kernel);
-      for (int g = 0; g < nq; g++) {
-        rd_beamQuadForcesWork(mb->kernel, work, g, nc->sx + 3 * (g0 + g), nc->sf + 6 * (g0 + g));
-      }
-      g0 += nq;
+      g0 += rd_beamQuadPoints(mb->kernel);
     }
     size_t start[3] = {nc->record, 0, 0}, c3[3] = {1, (size_t)nc->nqp, 3};
     size_t c6[3] = {1, (size_t)nc->nqp, 6};

@@ -11,6 +11,7 @@
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
 #include "src/model/model_impl.h"
+#include "src/sim/query_beam.h"
 #include "rodrigues/liegroup.h"
 #include "rodrigues/output_vtk.h"
 #include "src/math/vec3.h"
@@ -37,9 +38,8 @@ struct rdVtk_ {
   int* ncount;       // nnode: beam elements at the node (for averaging)
   int* g0;           // per beam node (beams concatenated): lower quadrature point
   double* tw;        // per beam node: weight of the upper point
-  double* work;      // beam evaluation: r, kernel workspace, x, F of the largest element
-  size_t work_r;     // offsets in work
-  size_t work_x, work_f;
+  double* work;      // beam evaluation: r and kernel workspace (rd_beamSectionWork), then F
+  size_t work_f;     // offset of F (quadrature points x 6) in work
   double* nodeF;     // nnode x 6 interpolated section forces
 };
 
@@ -79,8 +79,8 @@ static void frame_names(rdVtk* v, int k) {
 // neighbouring points, extrapolated beyond the first and last
 static void node_weights(const rdBeam* b, int* g0, double* tw) {
   int n = rd_beamNodes(b), nq = rd_beamQuadPoints(b);
-  double xn[RD_BEAM_MAXNODE];
-  rd_beamGLL(n, xn);
+  double xn[RD_BEAM_MAX_NODES];
+  rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
     if (nq == 1) {
       g0[k] = 0;
@@ -117,15 +117,11 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
   v->model = m;
   size_t dl = strlen(dir);
   int slash = dl > 0 && dir[dl - 1] != '/';
-  int nnode = m->nnode, nbn = 0, maxn = 0, maxq = 0;
-  size_t maxw = 0;
+  int nnode = m->nnode, nbn = 0, maxq = 0;
   for (int e = 0; e < m->nbeam; e++) {
-    const rdBeam* b = m->beam[e].kernel;
-    nbn += rd_beamNodes(b);
-    maxn = rd_beamNodes(b) > maxn ? rd_beamNodes(b) : maxn;
-    maxq = rd_beamQuadPoints(b) > maxq ? rd_beamQuadPoints(b) : maxq;
-    maxw = rd_beamWorkSize(b) > maxw ? rd_beamWorkSize(b) : maxw;
+    nbn += m->beam[e].def.nnode;
   }
+  v->work_f = rd_beamSectionWork(m, m->nbeam, &maxq, NULL);
   v->pvd_path = rd_alloc(ctx, dl + 16);
   v->dir = rd_alloc(ctx, dl + 8);
   v->frame = rd_alloc(ctx, dl + 48);
@@ -135,9 +131,6 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
   v->ncount = rd_alloc(ctx, sizeof(int) * ((size_t)nnode + 1));
   v->g0 = rd_alloc(ctx, sizeof(int) * ((size_t)nbn + 1));
   v->tw = rd_alloc(ctx, sizeof(double) * ((size_t)nbn + 1));
-  v->work_r = 6 * (size_t)maxn;
-  v->work_x = v->work_r + maxw;
-  v->work_f = v->work_x + 3 * (size_t)maxq;
   v->work = rd_alloc(ctx, sizeof(double) * (v->work_f + 6 * (size_t)maxq + 1));
   v->nodeF = rd_alloc(ctx, sizeof(double) * (6 * (size_t)nnode + 1));
   if (!v->pvd_path || !v->dir || !v->frame || !v->frame_tmp || !v->buf || !v->inbeam ||
@@ -189,22 +182,16 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
 // section forces of every beam interpolated to the nodes (nodeF)
 static int section_forces(rdVtk* v, const rdModel* m, const rdData* d) {
   memset(v->nodeF, 0, sizeof(double) * 6 * (size_t)m->nnode);
-  double* r = v->work;
-  double* work = v->work + v->work_r;
   double* F = v->work + v->work_f;
   int off = 0;
   for (int e = 0; e < m->nbeam; e++) {
     const rdModelBeam* mb = &m->beam[e];
-    const rdBeam* b = mb->kernel;
-    int st = rd_beamEvalWork(b, work, d->s.q, d->s.v, d->s.vd, NULL, r, NULL, NULL, NULL);
+    double* r = v->work;
+    int st = rd_beamSectionForcesIn(m, d, e, r, r + 6 * (size_t)mb->def.nnode, NULL, F);
     if (st != RD_OK) {
       return st;
     }
-    int nq = rd_beamQuadPoints(b);
-    for (int g = 0; g < nq; g++) {
-      double x[3];
-      rd_beamQuadForcesWork(b, work, g, x, F + 6 * g);
-    }
+    int nq = rd_beamQuadPoints(mb->kernel);
     for (int k = 0; k < mb->def.nnode; k++) {
       int g = v->g0[off + k];
       double t = v->tw[off + k];

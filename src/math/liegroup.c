@@ -272,6 +272,14 @@ void rdu_rotvecToQuat(double q[4], const double psi[3]) {
   q[1] = f * p[0], q[2] = f * p[1], q[3] = f * p[2];
 }
 
+double rdu_quatDistance(const double a[4], const double b[4]) {
+  // conj(a) * b = (cos(theta/2), sin(theta/2) axis) up to sign: |vector part| = sin(theta/2)
+  double c[4], d[4];
+  rdu_quatConj(c, a);
+  rdu_quatMul(d, c, b);
+  return 2.0 * v3_norm(d + 1);
+}
+
 // ---------------------------------------------------------------------------------------------
 // tangent operator
 

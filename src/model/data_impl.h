@@ -52,32 +52,4 @@ struct rdData_ {
 // copy the arrays of one state into another of the same model
 void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState* src);
 
-// applied loads at time t for configuration q (nnode x 7) and velocities v (nnode x 6):
-// f (nnode x 6) receives force (global) and moment (global) at each node, from gravity on
-// bodies and masses, nodal loads and torque laws. Counts one load evaluation.
-int rd_evalLoads(const rdModel* m, rdData* d, double t, const double* q, const double* v,
-                 double* f);
-
-// rd_evalLoads without the weights of bodies and point masses (the rigid steppers add those
-// from their own body table). Counts one load evaluation.
-int rd_evalLoadsNoGravity(const rdModel* m, rdData* d, double t, const double* q,
-                          const double* v, double* f);
-
-// Jacobian of host load callback i at (t, q, v), converted to the library's increments (local
-// layout 6 per node of the callback's set, N = 6 nnode, row-major N x N): K = -d f^/d(dx, dTheta)
-// and C = -d f^/d(v, W) with f^ = (F, R^T M) per node, the dead-moment term -(R^T M)~ left out
-// (the load stiffness has it). *K and *C point into d->cbuf. RD_OK or a callback status.
-int rd_hostLoadJacobian(const rdModel* m, rdData* d, int i, double t, const double* q,
-                        const double* v, double** K, double** C);
-
-// user element e at (t, q, v, vd): residual *r (6 nnode, rotation rows body frame) and, if jac,
-// *K, *C, *M (6 nnode square, row-major) with respect to (dx, dTheta), (v, W), (vd, dW/dt),
-// all pointing into d->cbuf. RD_OK or a callback status.
-int rd_userElemEval(const rdModel* m, rdData* d, int e, double t, const double* q,
-                    const double* v, const double* vd, int jac, double** r, double** K,
-                    double** C, double** M);
-
-// potential energy of the torque laws that derive from a potential (coulomb wall)
-double rd_torqueLawPotential(const rdModel* m, const double* q);
-
 #endif  // RD_DATA_IMPL_H

@@ -116,6 +116,10 @@ struct rdModel_ {
 // 1 if m is a live model
 int rd_modelValid(const rdModel* m);
 
+// free the model's names, arrays, time functions and formulas, then m itself; the beam kernels
+// and the pattern, built by the layers above, must be released first (rd_destroyModel does both)
+void rd_modelFree(rdModel* m);
+
 // value of time function k at t (k == RD_NO_TIMEFN: 1); status of a callback, or
 // RD_RECOVER_NONFINITE for a non-finite value
 int rd_timeFnEval(const rdModel* m, int k, double t, double* value);

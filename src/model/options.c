@@ -75,7 +75,7 @@ static const optEntry table[] = {
      "velocities, index 2; needed for rho_inf near 1)"},
     {"solver.load_steps", OPT_INT, OFF(load_steps), 1, 1000000, 0, NULL, "1",
      "static: initial number of load increments"},
-    {"solver.rigid_tol", OPT_REAL, OFF(rigid_tol), 0, 1e-2, 1, NULL, "1e-14",
+    {"solver.rigid_tolerance", OPT_REAL, OFF(rigid_tol), 0, 1e-2, 1, NULL, "1e-14",
      "rigid steppers: relative tolerance of the inner Newton solves"},
     {"solver.rigid_max_iter", OPT_INT, OFF(rigid_max_iter), 1, 1000, 0, NULL, "50",
      "rigid steppers: inner Newton iteration limit"},
@@ -91,6 +91,18 @@ static const optEntry table[] = {
 };
 
 #define NOPT ((int)(sizeof(table) / sizeof(table[0])))
+
+// renamed keys, still read (with a warning) for one release after the rename; the index of an
+// entry is its kind of warning (rd_warnOnce)
+static const struct {
+  const char* old;
+  const char* key;
+} renamed[] = {
+    {"solver.rigid_tol", "solver.rigid_tolerance"},  // tolerances are spelled out, as
+                                                     // solver.redundant_tolerance
+};
+
+#define NRENAMED ((int)(sizeof(renamed) / sizeof(renamed[0])))
 
 
 static const optEntry* find(const char* key) {
@@ -172,10 +184,36 @@ static int set_entry(rdContext* ctx, rdOptions* opt, const optEntry* e, const ch
 }
 
 
+const char* rd_optionKey(rdContext* ctx, const char* key, const char* where) {
+  for (int i = 0; key && i < NRENAMED; i++) {
+    if (!strcmp(key, renamed[i].old)) {
+      rd_warnOnce(ctx, i, "%s%soption '%s' is deprecated: use '%s' (the old name is read for one "
+                  "more release)", where ? where : "", where ? ": " : "", key, renamed[i].key);
+      return renamed[i].key;
+    }
+  }
+  return key;
+}
+
+
+int rd_optionDeprecated(int i, const char** old, const char** key) {
+  if (i >= 0 && i < NRENAMED) {
+    if (old) {
+      *old = renamed[i].old;
+    }
+    if (key) {
+      *key = renamed[i].key;
+    }
+  }
+  return NRENAMED;
+}
+
+
 int rd_optionSet(rdContext* ctx, rdOptions* opt, const char* key, const char* value) {
   if (!key || !value) {
     return RD_ERROR(ctx, RD_ERR_ARG, "option key and value are required");
   }
+  key = rd_optionKey(ctx, key, NULL);
   const optEntry* e = find(key);
   if (!e) {
     const char* keys[NOPT];
@@ -223,6 +261,22 @@ double rd_optionReal(const rdOptions* opt, const char* key) {
     return *(const double*)base;
   }
   return (double)*(const int*)base;
+}
+
+
+int rd_optionIndex(const char* key) {
+  const optEntry* e = key ? find(key) : NULL;
+  return e ? (int)(e - table) : -1;
+}
+
+
+const char* rd_optionValueName(const char* key, int value) {
+  const optEntry* e = key ? find(key) : NULL;
+  if (!e || (e->type != OPT_ENUM && e->type != OPT_BOOL) || value < 0 ||
+      value >= enum_count(e->names)) {
+    return NULL;
+  }
+  return e->names[value];
 }
 
 

@@ -51,7 +51,7 @@ typedef struct rdOptions_ {
   // static
   int load_steps;       // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
-  double rigid_tol;     // relative tolerance
+  double rigid_tol;     // relative tolerance (solver.rigid_tolerance)
   int rigid_max_iter;   // iteration limit
   int threads;          // threads of the beam assembly (OpenMP builds): 0 = OpenMP's default
 } rdOptions;
@@ -59,7 +59,15 @@ typedef struct rdOptions_ {
 // fill with defaults
 void rd_defaultOptions(rdOptions* opt);
 
-// set option `key` from text; raises RD_ERR_ARG with a clear message on failure
+// the current key of `key`: itself, or for a renamed key its new name, with a warning (once per
+// context) prefixed by `where` ("FILE:LINE:COL", may be NULL)
+const char* rd_optionKey(rdContext* ctx, const char* key, const char* where);
+
+// renamed key i: its old and current names (either may be NULL); returns the count
+int rd_optionDeprecated(int i, const char** old, const char** key);
+
+// set option `key` (a renamed key too) from text; raises RD_ERR_ARG with a clear message on
+// failure
 int rd_optionSet(rdContext* ctx, rdOptions* opt, const char* key, const char* value);
 
 // write option `key` as text; RD_ERR_ARG (not raised) for an unknown key
@@ -67,5 +75,13 @@ int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size);
 
 // numeric value of `key`, NaN if unknown or not numeric
 double rd_optionReal(const rdOptions* opt, const char* key);
+
+// index of option `key` in the table (the order of rd_optionList; option origins in the spec are
+// stored by it), -1 if none
+int rd_optionIndex(const char* key);
+
+// name of value `value` of the enumerated option `key` ("klu" for solver.linear_solver = 1);
+// NULL if the key is unknown or not an enumeration, or the value out of range
+const char* rd_optionValueName(const char* key, int value);
 
 #endif  // RD_OPTIONS_H

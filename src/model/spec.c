@@ -478,7 +478,7 @@ int rds_addTimeFn(rdSpec* s, const rdTimeFnDef* def) {
       if (!d.expression) {
         return RD_ERROR(ctx, RD_ERR_ARG, "time function '%s': needs an expression", d.name);
       }
-      if (rd_checkExpression(ctx, d.expression, "t", d.name) < 0) {
+      if (rd_exprCheck(ctx, d.expression, "t", d.name) < 0) {
         return RD_ERR_ARG;
       }
       break;
@@ -701,7 +701,7 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
           return RD_ERROR(ctx, RD_ERR_ARG, "torque law '%s': needs three expressions",
                           def->name);
         }
-        if (rd_checkExpression(ctx, def->expression[k],
+        if (rd_exprCheck(ctx, def->expression[k],
                                "t r11 r12 r13 r21 r22 r23 r31 r32 r33", def->name) < 0) {
           return RD_ERR_ARG;
         }
@@ -927,7 +927,7 @@ int rds_getOption(const rdSpec* s, const char* key, char* buf, int size) {
   if (!spec_valid(s)) {
     return RD_ERR_HANDLE;
   }
-  return rd_optionGet(&s->opt, key, buf, size);
+  return rd_optionGet(&s->opt, rd_optionKey(s->ctx, key, NULL), buf, size);
 }
 
 

@@ -749,25 +749,11 @@ static int compile_outputs(const rdSpec* s, rdModel* m) {
 }
 
 
-// index of option `key` in the option table (-1 if none); option origins are stored by it
-static int option_index(const char* key) {
-  int n = rd_optionList(0, NULL, NULL, NULL, NULL);
-  for (int i = 0; i < n; i++) {
-    const char* k;
-    rd_optionList(i, &k, NULL, NULL, NULL);
-    if (!strcmp(k, key)) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-
 static int compile_options(const rdSpec* s, rdModel* m) {
   m->opt = s->opt;
   memcpy(m->gravity, s->gravity, sizeof(m->gravity));
   if (m->opt.final_time < m->opt.start_time) {
-    return fail(m->ctx, rd_specOrigin(s, RD_OBJ_OPTION, option_index("solver.final_time")),
+    return fail(m->ctx, rd_specOrigin(s, RD_OBJ_OPTION, rd_optionIndex("solver.final_time")),
                 "solver.final_time (%g) is before solver.start_time (%g)", m->opt.final_time,
                 m->opt.start_time);
   }

@@ -8,6 +8,7 @@
 #include "elements/beam.h"
 #include "src/model/data_impl.h"
 #include "elements/element.h"
+#include "elements/loads.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 

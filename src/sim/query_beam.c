@@ -2,11 +2,54 @@
 // Beam section forces at quadrature points, for outputs and hosts.
 #include <string.h>
 
-#include "solver/assemble.h"
+#include "src/sim/query_beam.h"
+
 #include "elements/beam.h"
-#include "src/core/core.h"
-#include "src/model/data_impl.h"
 #include "rodrigues/query.h"
+#include "solver/assemble.h"
+#include "src/core/core.h"
+
+size_t rd_beamSectionWork(const rdModel* m, int nbeam, int* maxq, int* nq) {
+  size_t work = 0;
+  int most = 0, all = 0;
+  for (int b = 0; b < nbeam && b < m->nbeam; b++) {
+    const rdBeam* k = m->beam[b].kernel;
+    size_t need = 6 * (size_t)m->beam[b].def.nnode + rd_beamWorkSize(k);
+    work = need > work ? need : work;
+    most = rd_beamQuadPoints(k) > most ? rd_beamQuadPoints(k) : most;
+    all += rd_beamQuadPoints(k);
+  }
+  if (maxq) {
+    *maxq = most;
+  }
+  if (nq) {
+    *nq = all;
+  }
+  return work;
+}
+
+
+int rd_beamSectionForcesIn(const rdModel* m, const rdData* d, int b, double* r, double* work,
+                           double* x, double* F) {
+  const rdBeam* k = m->beam[b].kernel;
+  int st = rd_beamEvalWork(k, work, d->s.q, d->s.v, d->s.vd, NULL, r, NULL, NULL, NULL);
+  if (st != RD_OK) {
+    return st;
+  }
+  int nq = rd_beamQuadPoints(k);
+  for (int g = 0; g < nq; g++) {
+    double xg[3], Fg[6];
+    rd_beamQuadForcesWork(k, work, g, xg, Fg);
+    if (x) {
+      memcpy(x + 3 * g, xg, sizeof(xg));
+    }
+    if (F) {
+      memcpy(F + 6 * g, Fg, sizeof(Fg));
+    }
+  }
+  return RD_OK;
+}
+
 
 int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double* x, double* F) {
   if (!rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
@@ -27,19 +70,9 @@ int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double*
   // residual-only evaluation in the data's beam scratch (same layout as the assembly's)
   double *r, *S, *T, *work;
   rd_assembleBeamScratch(m, d, 0, mb->def.nnode, &r, &S, &T, &work);
-  int st = rd_beamEvalWork(mb->kernel, work, d->s.q, d->s.v, d->s.vd, NULL, r, NULL, NULL, NULL);
+  int st = rd_beamSectionForcesIn(m, d, b, r, work, x, F);
   if (st != RD_OK) {
     return RD_ERROR(m->ctx, st, "beam '%s': section forces: %s", mb->def.name, rd_lastError(m->ctx));
-  }
-  for (int g = 0; g < *nq; g++) {
-    double xg[3], Fg[6];
-    rd_beamQuadForcesWork(mb->kernel, work, g, xg, Fg);
-    if (x) {
-      memcpy(x + 3 * g, xg, sizeof(xg));
-    }
-    if (F) {
-      memcpy(F + 6 * g, Fg, sizeof(Fg));
-    }
   }
   return RD_OK;
 }

@@ -34,7 +34,7 @@ int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], con
   if (E < 1 || P < 2 || P > RD_BEAM_MAX_NODES) {
     return RD_ERR_ARG;
   }
-  int st = rd_beamGLL(P, xi);
+  int st = rd_gaussLobatto(P, xi);
   if (st) {
     return st;
   }

@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The compiled model: destroy, queries, consistency check, printing.
+// The compiled model as the model layer sees it: validity, queries, consistency check, printing,
+// and freeing what is not built by the layers above (src/sim/model_destroy.c frees the rest).
 #include <math.h>
 #include <string.h>
 
-#include "elements/beam.h"
 #include "src/core/core.h"
-#include "solver/linsol.h"
 #include "src/model/model_impl.h"
-#include "solver/stepper.h"
 
 int rd_modelValid(const rdModel* m) {
   return m && m->magic == RD_MAGIC_MODEL;
 }
 
 
-void rd_destroyModel(rdModel** model) {
-  if (!model || !rd_modelValid(*model)) {
-    return;
-  }
-  rdModel* m = *model;
+void rd_modelFree(rdModel* m) {
   rdContext* ctx = m->ctx;
   for (int i = 0; m->node_name && i < m->nnode; i++) {
     rd_free(ctx, m->node_name[i]);
@@ -75,7 +69,6 @@ void rd_destroyModel(rdModel** model) {
     rd_free(ctx, (void*)m->beam[i].def.name);
     rd_free(ctx, (void*)m->beam[i].def.nodes);
     rd_free(ctx, (void*)m->beam[i].origin);
-    rd_destroyBeam(&m->beam[i].kernel);
   }
   rd_free(ctx, m->beam);
   rd_free(ctx, m->node_name);
@@ -91,13 +84,8 @@ void rd_destroyModel(rdModel** model) {
   rd_free(ctx, m->load);
   rd_free(ctx, m->torque);
   rd_free(ctx, m->out_node);
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
-  if (stp && stp->unprepare) {
-    stp->unprepare(m);
-  }
   m->magic = 0;
   rd_free(ctx, m);
-  *model = NULL;
 }
 
 
@@ -121,7 +109,7 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->noutput = m->nout;
   info->method = m->opt.method;
   info->nbeam = m->nbeam;
-  info->linear_solver = m->pattern ? rd_linsolName(m->linsol) : NULL;
+  info->linear_solver = m->pattern ? rd_optionValueName("solver.linear_solver", m->linsol) : NULL;
   return RD_OK;
 }
 
@@ -167,6 +155,7 @@ int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
   if (!rd_modelValid(m)) {
     return RD_ERR_HANDLE;
   }
+  key = rd_optionKey(m->ctx, key, NULL);
   if (rd_optionGet(&m->opt, key, buf, size)) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "unknown option '%s'", key ? key : "(null)");
   }
@@ -175,7 +164,7 @@ int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
 
 
 double rd_getOptionReal(const rdModel* m, const char* key) {
-  return rd_modelValid(m) ? rd_optionReal(&m->opt, key) : NAN;
+  return rd_modelValid(m) ? rd_optionReal(&m->opt, rd_optionKey(m->ctx, key, NULL)) : NAN;
 }
 
 
@@ -252,17 +241,17 @@ int rd_printModel(const rdModel* m, FILE* out) {
           m->nelem, counts[RD_ELEM_RIGID_BODY], counts[RD_ELEM_POINT_MASS], counts[RD_ELEM_SPRING],
           counts[RD_ELEM_BUSHING]);
   fprintf(out, "joints       %d (%d constraint equations)\n", m->njoint, m->nconstraint);
-  fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload,
-          m->ntorque, m->ntimefn);
+  fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload, m->ntorque,
+          m->ntimefn);
   fprintf(out, "DOFs         %d (+ %d multipliers)\n", m->ndof, m->nconstraint);
   fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
   fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
   if (m->pattern) {
-    fprintf(out, "linsolver    %s%s\n", rd_linsolName(m->linsol),
+    fprintf(out, "linsolver    %s%s\n", rd_optionValueName("solver.linear_solver", m->linsol),
             m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");
   }
-  fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n",
-          m->opt.start_time, m->opt.final_time, m->opt.time_step,
+  fprintf(out, "time         %g .. %g, step %g (%.0f steps), output every %d\n", m->opt.start_time,
+          m->opt.final_time, m->opt.time_step,
           ceil((m->opt.final_time - m->opt.start_time) / m->opt.time_step - 1e-9),
           m->opt.output_every);
   fprintf(out, "outputs      %d node(s):", m->nout);

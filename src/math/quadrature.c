@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Beam basis: Gauss-Lobatto-Legendre nodes, Gauss-Legendre quadrature, Lagrange polynomials.
+// Quadrature and interpolation on [-1, 1]: Gauss-Lobatto-Legendre nodes, Gauss-Legendre rules,
+// Lagrange polynomials (the beam element's basis, the generated beam nodes of src/model).
+#include "src/math/quadrature.h"
+
 #include <math.h>
 
-#include "elements/beam.h"
+#include "rodrigues/status.h"
 
 #define RD_PI_ 3.14159265358979323846
 
@@ -29,7 +32,7 @@ static void legendre(int n, double x, double* p, double* dp) {
 }
 
 
-int rd_beamGauss(int n, double* xi, double* w) {
+int rd_gaussLegendre(int n, double* xi, double* w) {
   if (n < 1 || n > 64) {
     return RD_ERR_ARG;
   }
@@ -57,7 +60,7 @@ int rd_beamGauss(int n, double* xi, double* w) {
 }
 
 
-int rd_beamGLL(int n, double* xi) {
+int rd_gaussLobatto(int n, double* xi) {
   if (n < 2 || n > 64) {
     return RD_ERR_ARG;
   }
@@ -87,7 +90,7 @@ int rd_beamGLL(int n, double* xi) {
 }
 
 
-void rd_beamLagrange(int n, const double* xn, double x, double* phi, double* dphi) {
+void rd_lagrangeBasis(int n, const double* xn, double x, double* phi, double* dphi) {
   for (int k = 0; k < n; k++) {
     double den = 1, num = 1, dnum = 0;
     for (int j = 0; j < n; j++) {

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+// rodrigues converge: the log-log figures of a convergence study, drawn by gnuplot.
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+// " VALUE" for a plottable (positive) error, " NaN" otherwise
+static void put_plot_value(FILE* f, double x) {
+  if (x > 0 && isfinite(x)) {
+    fprintf(f, " %.6e", x);
+  } else {
+    fputs(" NaN", f);
+  }
+}
+
+
+// write a gnuplot single-quoted string (a quote is doubled)
+static void put_quoted(FILE* f, const char* s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'') {
+      fputc('\'', f);
+    }
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}
+
+
+// line colours, distinct enough for a dozen methods
+static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a",
+                                     "#984ea3", "#ff7f00", "#a65628", "#f781bf",
+                                     "#17becf", "#999999", "#bcbd22", "#1f3a93"};
+#define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
+
+
+// 1 if `prog` is an executable file in a directory of PATH
+static int in_path(const char* prog) {
+  const char* path = getenv("PATH");
+  if (!path) {
+    path = "/usr/bin:/bin";
+  }
+  char buf[4096];
+  while (*path) {
+    size_t n = strcspn(path, ":");
+    if (n > 0 && n + strlen(prog) + 2 < sizeof(buf)) {
+      snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
+      if (access(buf, X_OK) == 0) {
+        return 1;
+      }
+    }
+    path += n + (path[n] == ':');
+  }
+  return 0;
+}
+
+
+int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
+                        int nmethod, int nlevel) {
+  char* dat = cli_join(dir, "convergence.dat");
+  char* gp = cli_join(dir, "convergence.gp");
+  char* png = cli_join(dir, "convergence.png");
+  char* svg = cli_join(dir, "convergence.svg");
+  int ret = -1;
+  FILE* f = NULL;
+  if (!dat || !gp || !png || !svg) {
+    goto done;
+  }
+  // which methods have something to draw, per panel
+  int nplot = 0;
+  f = fopen(dat, "w");
+  if (!f) {
+    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", dat, strerror(errno));
+    goto done;
+  }
+  const char* drawn[64];
+  for (int m = 0; m < nmethod && nplot < 64; m++) {
+    int any = 0;
+    for (int k = 0; k < nlevel; k++) {
+      const convRun* x = r + m * nlevel + k;
+      any |= x->ok && (x->err_R > 0 || x->err_Pi > 0);
+    }
+    if (!any) {
+      continue;
+    }
+    fprintf(f, "# %s: dt err_R err_Pi\n", methods[m]);
+    for (int k = 0; k < nlevel; k++) {
+      const convRun* x = r + m * nlevel + k;
+      if (x->ok) {
+        // a zero error cannot be drawn on a log scale: leave it out ("NaN" is skipped)
+        fprintf(f, "%.17g", x->dt);
+        put_plot_value(f, x->err_R);
+        put_plot_value(f, x->err_Pi);
+        fputc('\n', f);
+      }
+    }
+    fputs("\n\n", f);
+    drawn[nplot++] = methods[m];
+  }
+  if (fclose(f) != 0) {
+    f = NULL;
+    goto done;
+  }
+  f = NULL;
+  if (nplot == 0) {
+    fprintf(stderr, "rodrigues converge: no successful run to plot\n");
+    goto done;
+  }
+
+  f = fopen(gp, "w");
+  if (!f) {
+    fprintf(stderr, "rodrigues: cannot write '%s': %s\n", gp, strerror(errno));
+    goto done;
+  }
+  const char* base = strrchr(deck, '/');
+  base = base ? base + 1 : deck;
+  fputs("# convergence plot written by rodrigues converge; run: gnuplot convergence.gp\n", f);
+  fputs(
+      "set datafile missing 'NaN'\n"
+      "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
+      "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
+      f);
+  for (int pass = 0; pass < 2; pass++) {
+    if (pass == 0) {
+      fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
+      put_quoted(f, png);
+    } else {
+      fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
+      put_quoted(f, svg);
+    }
+    fputs("\nset multiplot layout 1,2 title ", f);
+    char title[512];
+    snprintf(title, sizeof(title), "%s: convergence at the final time", base);
+    put_quoted(f, title);
+    fputs(" noenhanced\n", f);
+    for (int panel = 0; panel < 2; panel++) {
+      // as in Krysl & Endres 2005's figures: body angular momentum on the left, attitude on the
+      // right
+      fprintf(f, "set ylabel '%s'\nplot ",
+              panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
+      for (int k = 0; k < nplot; k++) {
+        fputs(k ? ", \\\n     " : "", f);
+        put_quoted(f, dat);
+        fprintf(f, " index %d using 1:%d with linespoints pt %d lw 1.5 lc rgb '%s' title ", k,
+                panel ? 2 : 3, (k % 13) + 1, colors[k % NCOLOR]);
+        put_quoted(f, drawn[k]);
+        fputs(" noenhanced", f);
+      }
+      fputs("\n", f);
+    }
+    fputs("unset multiplot\nset output\n", f);
+  }
+  if (fclose(f) != 0) {
+    f = NULL;
+    goto done;
+  }
+  f = NULL;
+
+  if (!in_path("gnuplot")) {
+    fprintf(stderr,
+            "rodrigues converge: gnuplot not found in PATH: no plots drawn "
+            "(the script is %s)\n",
+            gp);
+    goto done;
+  }
+  fflush(stdout);
+  fflush(stderr);
+  pid_t pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "rodrigues converge: cannot start gnuplot: %s\n", strerror(errno));
+    goto done;
+  }
+  if (pid == 0) {
+    char* args[] = {"gnuplot", gp, NULL};
+    execvp("gnuplot", args);
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "rodrigues converge: gnuplot failed on %s\n", gp);
+    goto done;
+  }
+  ret = 0;
+done:
+  if (f) {
+    fclose(f);
+  }
+  free(dat);
+  free(gp);
+  free(png);
+  free(svg);
+  return ret;
+}
