@@ -42,13 +42,13 @@
 
 #include <klu.h>
 
-#include "solver/assemble.h"
-#include "elements/beam.h"
 #include "bench_phases.h"
-#include "src/model/data_impl.h"
-#include "solver/pattern.h"
+#include "elements/beam.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
+#include "solver/assemble.h"
+#include "solver/pattern.h"
+#include "src/model/data_impl.h"
 #include "tests/support/models.h"
 
 typedef struct {
@@ -177,9 +177,9 @@ done:
 
 
 static void header(const char* first) {
-  printf("%-22s %-8s %7s %8s %10s %6s %6s %9s %10s %10s %9s %5s %5s %5s %9s %8s\n", first,
-         "solver", "n", "nnz", "us/step", "it/st", "fa/st", "us/iter", "asm us", "factor us",
-         "solve us", "asm%", "fac%", "sol%", "accounted", "ns/dof/it");
+  printf("%-22s %-8s %7s %8s %10s %6s %6s %9s %10s %10s %9s %5s %5s %5s %9s %8s\n", first, "solver",
+         "n", "nnz", "us/step", "it/st", "fa/st", "us/iter", "asm us", "factor us", "solve us",
+         "asm%", "fac%", "sol%", "accounted", "ns/dof/it");
 }
 
 
@@ -191,18 +191,17 @@ static void row(const char* label, const char* solver, const result* r) {
   }
   double it = r->ph.assemble + r->ph.factor + r->ph.solve;
   double acc = r->iters * (r->ph.assemble + r->ph.solve) + r->facts * r->ph.factor;
-  printf("%-22s %-8s %7d %8d %10.1f %6.2f %6.2f %9.1f %10.1f %10.1f %9.1f %5.0f %5.0f %5.0f "
-         "%8.0f%% %8.1f\n",
-         label, solver, r->n, r->nnz, r->us_step, r->iters, r->facts, r->us_step / r->iters,
-         r->ph.assemble, r->ph.factor, r->ph.solve, 100 * r->ph.assemble / it,
-         100 * r->ph.factor / it, 100 * r->ph.solve / it, 100 * acc / r->us_step,
-         1e3 * r->us_step / r->iters / r->n);
+  printf(
+      "%-22s %-8s %7d %8d %10.1f %6.2f %6.2f %9.1f %10.1f %10.1f %9.1f %5.0f %5.0f %5.0f "
+      "%8.0f%% %8.1f\n",
+      label, solver, r->n, r->nnz, r->us_step, r->iters, r->facts, r->us_step / r->iters,
+      r->ph.assemble, r->ph.factor, r->ph.solve, 100 * r->ph.assemble / it, 100 * r->ph.factor / it,
+      100 * r->ph.solve / it, 100 * acc / r->us_step, 1e3 * r->us_step / r->iters / r->n);
   if (r->rejected) {
     printf("#   %ld of %ld step attempts rejected and cut (smallest step %g)\n", r->rejected,
            r->attempts, r->min_step);
   }
 }
-
 
 
 // elements giving about `dofs` DOFs: 6 (E (P - 1) + 1)
@@ -215,8 +214,10 @@ static int elements_for(int dofs) {
 static void cantilevers(rdContext* ctx, int maxdofs, int repeat, const char* only_solver) {
   static const char* solvers[] = {"klu", "umfpack", "dense"};
   static const int sizes[] = {100, 1000, 10000, 100000};
-  printf("\n# cantilevers: %d-node elements, B3 section, h = 0.005, rho_inf = 0, tip force 150 (1 - cos 20t) / 2\n",
-         g_nodes);
+  printf(
+      "\n# cantilevers: %d-node elements, B3 section, h = 0.005, rho_inf = 0, tip force 150 (1 - "
+      "cos 20t) / 2\n",
+      g_nodes);
   header("cantilever E elements");
   for (int k = 0; k < 3; k++) {
     if (only_solver && strcmp(only_solver, solvers[k])) {
@@ -340,8 +341,7 @@ static void assembly(rdContext* ctx, int maxdofs) {
       assemble_at(&p);
     }
     double us = 1e6 * (bench_now() - t0) / 10;
-    printf("E = %-5d n = %-6d %10.1f us per assembly %8.2f us per element\n", E, p.n, us,
-           us / E);
+    printf("E = %-5d n = %-6d %10.1f us per assembly %8.2f us per element\n", E, p.n, us, us / E);
     release(&p);
   }
 }
@@ -395,9 +395,8 @@ static void klu_fill(rdContext* ctx, int maxdofs) {
         }
         double lu = (double)N->lnz + (double)N->unz;
         double f = bench_median(tf, K), so = bench_median(ts, K);
-        printf("%8d %8d %4d %7s %8d %11.0f %10.1f %12.1f %10.1f %12.1f (%.1f ns / n)\n", E, n,
-               btf, ord ? "colamd" : "amd", S->nblocks, lu, lu / n, f, 1e3 * f / n, so,
-               1e3 * so / n);
+        printf("%8d %8d %4d %7s %8d %11.0f %10.1f %12.1f %10.1f %12.1f (%.1f ns / n)\n", E, n, btf,
+               ord ? "colamd" : "amd", S->nblocks, lu, lu / n, f, 1e3 * f / n, so, 1e3 * so / n);
         klu_free_numeric(&N, &cm);
         klu_free_symbolic(&S, &cm);
       }
@@ -443,8 +442,8 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
         memcpy(uz[mod], r.tip, sizeof(uz[mod]));
       }
       if (r.ok && list[k].beamdyn_us > 0) {
-        printf("#   BeamDyn ~%.0f us/step (issue 5): BeamDyn / rodrigues = %.1f", list[k].beamdyn_us,
-               list[k].beamdyn_us / r.us_step);
+        printf("#   BeamDyn ~%.0f us/step (issue 5): BeamDyn / rodrigues = %.1f",
+               list[k].beamdyn_us, list[k].beamdyn_us / r.us_step);
         if (list[k].kynema_us > 0) {
           printf("; Kynema ~%.0f us/step: Kynema / rodrigues = %.1f", list[k].kynema_us,
                  list[k].kynema_us / r.us_step);
@@ -454,8 +453,8 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
       if (r.ok && mod) {
         printf("#   tip position, modified vs full Newton at t = %g: largest difference %.1e\n",
                list[k].tend,
-               fmax(fabs(uz[1][0] - uz[0][0]), fmax(fabs(uz[1][1] - uz[0][1]),
-                                                    fabs(uz[1][2] - uz[0][2]))));
+               fmax(fabs(uz[1][0] - uz[0][0]),
+                    fmax(fabs(uz[1][1] - uz[0][1]), fabs(uz[1][2] - uz[0][2]))));
       }
       free(r.state);
     }
@@ -480,8 +479,9 @@ int main(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
       only = argv[++i];
     } else {
-      fprintf(stderr, "usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] "
-                      "[--solver NAME] [--nodes P] [--only cantilever|threads|decks|klu|assembly]\n");
+      fprintf(stderr,
+              "usage: beam_cantilever [--quick] [--repeat R] [--max-dofs N] "
+              "[--solver NAME] [--nodes P] [--only cantilever|threads|decks|klu|assembly]\n");
       return 2;
     }
   }

@@ -7,9 +7,9 @@
 #include <time.h>
 
 #include "solver/assemble.h"
-#include "src/model/data_impl.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
+#include "src/model/data_impl.h"
 
 double bench_now(void) {
   struct timespec ts;

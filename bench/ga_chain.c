@@ -9,12 +9,13 @@
 //    runs (default 5), Newton iterations and factorizations per step (rdStats).
 // 2. A chain of N rigid bodies (unit rods) joined by revolute joints (axis y), the first to the
 //    ground, hanging and set swinging (see chain()), h = 1e-3, for N = 10, 100, 1000, 3000,
-//    10^4 (default --nmax), 3 10^4 and 10^5 (up to --nmax) with the same backends (dense only for N <= 100): microseconds per step and
-//    per step and body, and the ratios of the cost per body to that of N = 10 (linear growth:
-//    ratios near 1). --horizontal: the chain is released at rest from the horizontal instead
-//    (N = 10, 30, 100, 1000, 10^4), the case where the multipliers far from the pin are near
-//    zero while those at the pin are large (a test of the Newton norm). --solver NAME: only
-//    that backend's rows; --newton: only full or modified Newton; --nmin: chains from N on.
+//    10^4 (default --nmax), 3 10^4 and 10^5 (up to --nmax) with the same backends (dense only for N
+//    <= 100): microseconds per step and per step and body, and the ratios of the cost per body to
+//    that of N = 10 (linear growth: ratios near 1). --horizontal: the chain is released at rest
+//    from the horizontal instead (N = 10, 30, 100, 1000, 10^4), the case where the multipliers far
+//    from the pin are near zero while those at the pin are large (a test of the Newton norm).
+//    --solver NAME: only that backend's rows; --newton: only full or modified Newton; --nmin:
+//    chains from N on.
 // 3. For each case, the phases of one Newton iteration timed in isolation at the final state
 //    (median of repeated calls): assembly of the residual and matrix (rd_assemble), numeric
 //    factorization (rd_linsolFactor: a KLU refactor once a factorization exists) and solve
@@ -28,10 +29,10 @@
 #include <string.h>
 
 #include "bench_phases.h"
+#include "rodrigues/rodrigues.h"
+#include "solver/pattern.h"
 #include "src/model/data_impl.h"
 #include "tests/support/models.h"
-#include "solver/pattern.h"
-#include "rodrigues/rodrigues.h"
 
 typedef struct {
   const char* linsol;
@@ -68,8 +69,8 @@ static rdSpec* heavy_top(rdContext* ctx, const backend* b) {
 
 
 // The chain of tests/ga_models.h: N unit rods hanging along -z, revolutes about y; the straight
-// chain starts turning as a rigid body at 0.5 rad/s about y, and bends from there. (A chain released
-// from the horizontal is a poor benchmark: far from the pin it falls almost freely, its
+// chain starts turning as a rigid body at 0.5 rad/s about y, and bends from there. (A chain
+// released from the horizontal is a poor benchmark: far from the pin it falls almost freely, its
 // multipliers are near zero, and Newton stalls on the round-off of lambda = solution /
 // (beta h^2) against atol -- unless the norm measures multipliers against a model-wide force
 // scale, see docs/generalized_alpha.md; --horizontal runs that case.)
@@ -86,10 +87,10 @@ static rdSpec* chain(rdContext* ctx, int N, const backend* b) {
 
 
 typedef struct {
-  double us_step;                // median microseconds per step
-  double iters, facts;           // per step
-  double t_asm, t_fac, t_sol;    // microseconds per call
-  double rcond;                  // smallest reciprocal condition estimate of the run
+  double us_step;              // median microseconds per step
+  double iters, facts;         // per step
+  double t_asm, t_fac, t_sol;  // microseconds per call
+  double rcond;                // smallest reciprocal condition estimate of the run
   int n, nnz;
   int ok;
 } result;
@@ -166,10 +167,11 @@ static void print_row(const char* model, int N, const backend* b, const result* 
     return;
   }
   double acc = r->iters * (r->t_asm + r->t_sol) + r->facts * r->t_fac;
-  printf("%-10s %6d %-8s %-8s %7d %8d %11.2f %10.3f %6.2f %6.2f %10.2f %10.2f %10.2f %8.0f%% %9.1e\n",
-         model, N, b->linsol, b->modified ? "modified" : "full", r->n, r->nnz, r->us_step,
-         r->us_step / N, r->iters, r->facts, r->t_asm, r->t_fac, r->t_sol,
-         100 * acc / r->us_step, r->rcond);
+  printf(
+      "%-10s %6d %-8s %-8s %7d %8d %11.2f %10.3f %6.2f %6.2f %10.2f %10.2f %10.2f %8.0f%% %9.1e\n",
+      model, N, b->linsol, b->modified ? "modified" : "full", r->n, r->nnz, r->us_step,
+      r->us_step / N, r->iters, r->facts, r->t_asm, r->t_fac, r->t_sol, 100 * acc / r->us_step,
+      r->rcond);
 }
 
 
@@ -210,9 +212,10 @@ int main(int argc, char** argv) {
     }
   }
   if (newton == -2) {
-    fprintf(stderr, "usage: ga_chain [--repeat R] [--nmin N] [--nmax N] [--atol A] [--rtol R] "
-                    "[--top-only] [--chain-only] [--horizontal] [--solver NAME] "
-                    "[--newton full|modified]\n");
+    fprintf(stderr,
+            "usage: ga_chain [--repeat R] [--nmin N] [--nmax N] [--atol A] [--rtol R] "
+            "[--top-only] [--chain-only] [--horizontal] [--solver NAME] "
+            "[--newton full|modified]\n");
     return 2;
   }
   if (repeat < 1) {
@@ -223,8 +226,8 @@ int main(int argc, char** argv) {
   if (rd_createContext(&ctx, NULL)) {
     return 1;
   }
-  static const backend backends[] = {
-      {"klu", 0}, {"klu", 1}, {"umfpack", 0}, {"umfpack", 1}, {"dense", 0}, {"dense", 1}};
+  static const backend backends[] = {{"klu", 0},     {"klu", 1},   {"umfpack", 0},
+                                     {"umfpack", 1}, {"dense", 0}, {"dense", 1}};
   int nb = (int)(sizeof(backends) / sizeof(backends[0]));
   header();
   if (do_top) {

@@ -4,12 +4,13 @@
 //
 // usage: ga_lattice [--repeat R] [--nmax N] [--damping C]
 //
-// Cubes of n x n x n point masses (3 n^3 unknowns, n = 4 ... 32 up to --nmax; klu up to 16), h = 1e-2,
-// rho_inf = 0.9, default tolerances, 20 steps after initialization (more below 4000 unknowns); median wall time per step
-// over R runs (default 3), Newton iterations and factorizations per step (rdStats), and each
-// backend's time relative to klu's of the same size, measured in the same run. --damping C puts
-// dampers (N s/m) on the edge springs: the matrix is then unsymmetric (cholmod refuses it) and
-// the sizes run are n = 5, 6, 7, 8, 10 (klu against umfpack, the case of auto's fill test).
+// Cubes of n x n x n point masses (3 n^3 unknowns, n = 4 ... 32 up to --nmax; klu up to 16), h =
+// 1e-2, rho_inf = 0.9, default tolerances, 20 steps after initialization (more below 4000
+// unknowns); median wall time per step over R runs (default 3), Newton iterations and
+// factorizations per step (rdStats), and each backend's time relative to klu's of the same size,
+// measured in the same run. --damping C puts dampers (N s/m) on the edge springs: the matrix is
+// then unsymmetric (cholmod refuses it) and the sizes run are n = 5, 6, 7, 8, 10 (klu against
+// umfpack, the case of auto's fill test).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,7 +89,7 @@ int main(int argc, char** argv) {
   for (size_t si = 0; si < nsizes && sizes[si] <= nmax; si++) {
     int n = sizes[si];
     int nsteps = 3 * n * n * n < 4000 ? 80000 / (3 * n * n * n) : 20;  // >= ~50 ms a run
-    double klu_ms = 0;  // 0: not run at this size
+    double klu_ms = 0;                                                 // 0: not run at this size
     for (int b = 0; b < nback; b++) {
       if (b == 0 && n > 16) {
         printf("| %d | %d | klu | not run above n = 16 (too slow) | | | |\n", n, 3 * n * n * n);

@@ -107,8 +107,8 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rigid_reference: GSL integration failed\n");
     return 1;
   }
-  printf("# rigid_reference %s: GSL rk8pd, rtol = atol = %g, t = %.17g, %ld steps\n", m->name,
-         tol, tend, n);
+  printf("# rigid_reference %s: GSL rk8pd, rtol = atol = %g, t = %.17g, %ld steps\n", m->name, tol,
+         tend, n);
   printf("# difference to rtol = atol = %g: |R| %.3g, |Pi| %.3g\n", 100 * tol,
          ref_attitudeError(y, y2), ref_momentumError(m->ode.J, y + 4, y2 + 4));
   printf("# qw qx qy qz Pix Piy Piz\n");

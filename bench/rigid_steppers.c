@@ -52,11 +52,11 @@ static double median(double* x, int n) {
 
 // one point of a work-precision curve
 typedef struct wpPoint_ {
-  double h;      // step size, or tolerance for adaptive methods
+  double h;  // step size, or tolerance for adaptive methods
   int ok;
   double eR, ePi;
   long loads, steps;
-  double wall;   // seconds, median of the repeats
+  double wall;  // seconds, median of the repeats
 } wpPoint;
 
 typedef struct wpCurve_ {
@@ -71,9 +71,8 @@ static double yref[7];
 // ---------------------------------------------------------------------------------------------
 // the library
 
-static const char* const lib_methods[] = {"nmb",       "nms",       "liemid_e1", "liemid_e2",
-                                          "liemid_ea", "liemid_i",  "sw",        "hstagm",
-                                          "akw"};
+static const char* const lib_methods[] = {"nmb",      "nms", "liemid_e1", "liemid_e2", "liemid_ea",
+                                          "liemid_i", "sw",  "hstagm",    "akw"};
 #define NLIB ((int)(sizeof(lib_methods) / sizeof(lib_methods[0])))
 
 // Run the deck with `method` and step h to TEND; fills p (errors against yref). Returns 0 on
@@ -170,8 +169,7 @@ static void run_gsl(int fixed, double h_or_tol, wpPoint* p, double yend[7]) {
   gsl_odeiv2_system sys = {gsl_rhs, NULL, 7, (void*)&top->ode};
   gsl_odeiv2_driver* d =
       fixed ? gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk4, h_or_tol, 1e300, 0)
-            : gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3, h_or_tol,
-                                            h_or_tol);
+            : gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-3, h_or_tol, h_or_tol);
   double y[7], t = 0;
   rigid_initialState(top, y);
   rhs_calls = 0;
@@ -241,8 +239,8 @@ static void run_rk4_loop(double h, wpPoint* p) {
 
 static void print_point(const char* name, const wpPoint* p, int adaptive) {
   if (!p->ok) {
-    printf("  %-12s %-9s %9.3g %11s %11s %10ld %8s %10s %8s\n", name, adaptive ? "tol" : "dt",
-           p->h, "failed", "failed", p->loads, "-", "-", "-");
+    printf("  %-12s %-9s %9.3g %11s %11s %10ld %8s %10s %8s\n", name, adaptive ? "tol" : "dt", p->h,
+           "failed", "failed", p->loads, "-", "-", "-");
     return;
   }
   printf("  %-12s %-9s %9.3g %11.3e %11.3e %10ld %8.2f %10.3e %8.1f\n", name,
@@ -274,8 +272,8 @@ static double cost_at(const wpCurve* c, double target, int what) {
 
 static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
   // 1. ns/step and loads/step of every library method at dt_bench
-  printf("== 1. library steppers on %s, dt = %g, t = 0..%g, median of %d runs ==\n", deck,
-         dt_bench, TEND, repeat);
+  printf("== 1. library steppers on %s, dt = %g, t = 0..%g, median of %d runs ==\n", deck, dt_bench,
+         TEND, repeat);
   printf("  %-12s %10s %10s %12s %12s %11s\n", "method", "steps", "loads/step", "ns/step",
          "min ns/step", "err_R");
   double nmb_ns = NAN, ea_ns = NAN;
@@ -325,9 +323,10 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
     double gmed = median(ns, repeat);
     printf("  %-12s %10ld %10.2f %12.1f %12s %11.3e\n", "gsl-rk4", p.steps,
            (double)p.loads / (double)p.steps, gmed, "", p.eR);
-    printf("  ratio ns/step: nmb / rk4-loop = %.2f, liemid_ea / rk4-loop = %.2f, "
-           "nmb / gsl-rk4 = %.2f, liemid_ea / gsl-rk4 = %.2f\n",
-           nmb_ns / med, ea_ns / med, nmb_ns / gmed, ea_ns / gmed);
+    printf(
+        "  ratio ns/step: nmb / rk4-loop = %.2f, liemid_ea / rk4-loop = %.2f, "
+        "nmb / gsl-rk4 = %.2f, liemid_ea / gsl-rk4 = %.2f\n",
+        nmb_ns / med, ea_ns / med, nmb_ns / gmed, ea_ns / gmed);
   }
 
   // 2. work-precision
@@ -341,9 +340,10 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
     return 1;
   }
   int ncurve = 0;
-  printf("\n== 2. work-precision at t = %g (reference: GSL rk8pd, tol 1e-13); wall: median of "
-         "%d ==\n",
-         TEND, wrep);
+  printf(
+      "\n== 2. work-precision at t = %g (reference: GSL rk8pd, tol 1e-13); wall: median of "
+      "%d ==\n",
+      TEND, wrep);
   printf("  %-12s %-9s %9s %11s %11s %10s %8s %10s %8s\n", "method", "", "dt/tol", "err_R",
          "err_Pi", "loads", "loads/st", "wall [s]", "ns/step");
   for (int m = 0; m < NLIB; m++) {
@@ -365,7 +365,10 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
   }
   for (int g = 0; g < 3; g++) {
     wpCurve* c = curves + ncurve++;
-    snprintf(c->name, sizeof(c->name), "%s", g == 0 ? "rk4-loop" : g == 1 ? "gsl-rk4" : "gsl-rk8pd");
+    snprintf(c->name, sizeof(c->name), "%s",
+             g == 0   ? "rk4-loop"
+             : g == 1 ? "gsl-rk4"
+                      : "gsl-rk8pd");
     int n = g == 2 ? ntol : ndt;
     for (int k = 0; k < n; k++) {
       wpPoint* p = c->pt + c->npt++;
@@ -386,9 +389,10 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
   // 3. cost to reach an attitude error, and ratios
   static const double targets[] = {1e-3, 1e-4, 1e-5, 1e-6};
   for (int what = 0; what < 2; what++) {
-    printf("\n== 3%c. %s to reach err_R = target (log-log interpolation); ratio = method / "
-           "rk4-loop, method / gsl-rk8pd ==\n",
-           what ? 'b' : 'a', what ? "wall time [s]" : "torque evaluations");
+    printf(
+        "\n== 3%c. %s to reach err_R = target (log-log interpolation); ratio = method / "
+        "rk4-loop, method / gsl-rk8pd ==\n",
+        what ? 'b' : 'a', what ? "wall time [s]" : "torque evaluations");
     printf("  %-12s", "method");
     for (int t = 0; t < 4; t++) {
       printf("   %8.0e: cost  /rk4  /rk8pd", targets[t]);

@@ -4,8 +4,8 @@
 #define RD_CONSTRAINT_H
 
 #include "src/core/core.h"
-#include "src/model/model_impl.h"
 #include "src/math/vec3.h"
+#include "src/model/model_impl.h"
 
 #define RD_JOINT_MAXROW 6
 #define RD_JOINT_MAXDOF 12
@@ -13,12 +13,12 @@
 // a joint evaluated at a state. Local DOFs as for elements: node[0], then node[1] unless it is
 // the ground; 6 per rigid node (translation global, rotation body), 3 per point node.
 typedef struct rdJointEval_ {
-  int nnode;                      // nodes with DOFs (1 or 2)
+  int nnode;  // nodes with DOFs (1 or 2)
   int node[2];
-  int off[2];                     // local offset of each node's DOFs
-  int n;                          // local DOFs
-  int nrow;                       // constraint equations
-  double phi[RD_JOINT_MAXROW];    // constraint values
+  int off[2];                                   // local offset of each node's DOFs
+  int n;                                        // local DOFs
+  int nrow;                                     // constraint equations
+  double phi[RD_JOINT_MAXROW];                  // constraint values
   double B[RD_JOINT_MAXROW * RD_JOINT_MAXDOF];  // d phi / d q (nrow x n, row-major)
   double gamma[RD_JOINT_MAXROW];  // d2 phi/dt2 at zero node accelerations (consistent init)
   double r[RD_JOINT_MAXDOF];      // joint forces in the residual (minus applied joint torque)

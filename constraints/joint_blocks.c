@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/math/blk.h"
 #include "rodrigues/liegroup.h"
+#include "src/math/blk.h"
 
 static void side_node(const rdModel* m, rdSide* s, int node, int off, const double* q,
                       const double* v) {
@@ -222,8 +222,8 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
 }
 
 
-void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
-                const double nA[3], const rdSide* B, const double rB[3], double c, double lam) {
+void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3], const double nA[3],
+                const rdSide* B, const double rB[3], double c, double lam) {
   int n = ev->n;
   double PA[3], PdA[3], PddA[3], PB[3], PdB[3], PddB[3], nv[3];
   point_kin(A, rA, PA, PdA, PddA);

@@ -43,8 +43,8 @@ void rd_rowDot(rdJointEval* ev, int row, const rdSide* A, const double a[3], con
                const double add[3], const rdSide* B, const double b[3], double c, double lam);
 
 // 1 row: ((x_B + R_B rB) - (x_A + R_A rA))·(R_A nA) - c
-void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3],
-                const double nA[3], const rdSide* B, const double rB[3], double c, double lam);
+void rd_rowDist(rdJointEval* ev, int row, const rdSide* A, const double rA[3], const double nA[3],
+                const rdSide* B, const double rB[3], double c, double lam);
 
 // 3 rows from `row`: the reference frames of A and B stay aligned,
 // (R_A R0_A^T e_k)·(R_B R0_B^T e_{k+1}) = 0 for the axes e_k (k = 0, 1, 2); lam: all the joint's
@@ -70,16 +70,16 @@ int rd_jointRigid(const rdModel* m, const rdJoint* j, double t, const double* q,
                   const double* lam, rdJointEval* ev);
 int rd_jointSpherical(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev);
-int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double* q,
-                     const double* v, const double* lam, rdJointEval* ev);
+int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
+                     const double* lam, rdJointEval* ev);
 int rd_jointUniversal(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev);
 int rd_jointPrismatic(const rdModel* m, const rdJoint* j, double t, const double* q,
                       const double* v, const double* lam, rdJointEval* ev);
 int rd_jointCylindrical(const rdModel* m, const rdJoint* j, double t, const double* q,
                         const double* v, const double* lam, rdJointEval* ev);
-int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q,
-                   const double* v, const double* lam, rdJointEval* ev);
+int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
+                   const double* lam, rdJointEval* ev);
 int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,
                        const double* v, const double* lam, rdJointEval* ev);
 int rd_jointRotationControl(const rdModel* m, const rdJoint* j, double t, const double* q,

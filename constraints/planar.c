@@ -2,8 +2,8 @@
 // Planar joint: node 1's point stays in node 0's plane of normal `axis`, rotation about it only.
 #include "constraints/joint_blocks.h"
 
-int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q,
-                   const double* v, const double* lam, rdJointEval* ev) {
+int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
+                   const double* lam, rdJointEval* ev) {
   (void)t;
   rdSide A, B;
   rd_jointSides(m, j, q, v, ev, &A, &B);

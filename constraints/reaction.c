@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Joint reactions from the multipliers: -B^T lambda on the joint's first node.
 #include "constraints/constraint.h"
-#include "src/model/data_impl.h"
 #include "rodrigues/liegroup.h"
 #include "rodrigues/query.h"
+#include "src/model/data_impl.h"
 
 int rd_getJointReaction(const rdModel* m, const rdData* d, int j, double force[3],
                         double moment[3]) {

@@ -4,8 +4,8 @@
 // (exp(theta a) u1)_A . (u2)_B = sin(theta - psi) = 0, with (a, u1, u2) right-handed.
 #include <math.h>
 
-#include "src/math/blk.h"
 #include "constraints/joint_blocks.h"
+#include "src/math/blk.h"
 
 // torque tau about the axis e = R_A a: +tau e on node 1, -tau e on node 0 (residual: minus)
 static void axis_torque(rdJointEval* ev, const rdSide* A, const double a[3], const rdSide* B,
@@ -31,8 +31,8 @@ static void axis_torque(rdJointEval* ev, const rdSide* A, const double a[3], con
 }
 
 
-int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double* q,
-                     const double* v, const double* lam, rdJointEval* ev) {
+int rd_jointRevolute(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
+                     const double* lam, rdJointEval* ev) {
   rdSide A, B;
   rd_jointSides(m, j, q, v, ev, &A, &B);
   double rA[3], rB[3], a[3], u1[3], u2[3], b1[3], b2[3];

@@ -36,14 +36,14 @@ struct rdBeam_ {
   rdBeamVirtual virt;
   int node[RD_BEAM_MAX_NODES];
   int ident[RD_BEAM_MAX_NODES];  // 0 .. n-1: node indices of the local arrays (displacement field)
-  double* phi;   // nq x n
-  double* dphi;  // nq x n, d/ds (arc length of the reference line)
-  double* jw;    // nq, weight times the Jacobian ds/dxi
-  double* G0;    // nq x 3 reference Gamma (R0^T x0')
-  double* k0;    // nq x 3 reference curvature
-  double* Ks;    // nq x 36 stiffness
-  double* Ds;    // nq x 36 damping diag(mu) K
-  double* Ms;    // nq x 36 mass
+  double* phi;                   // nq x n
+  double* dphi;                  // nq x n, d/ds (arc length of the reference line)
+  double* jw;                    // nq, weight times the Jacobian ds/dxi
+  double* G0;                    // nq x 3 reference Gamma (R0^T x0')
+  double* k0;                    // nq x 3 reference curvature
+  double* Ks;                    // nq x 36 stiffness
+  double* Ds;                    // nq x 36 damping diag(mu) K
+  double* Ms;                    // nq x 36 mass
   // displacement field only (RD_BEAM_FIELD_DISPLACEMENT): sections, G0 and k0 above are then
   // in the reference frame R0 of each quadrature point rotated to global axes
   double* R0n;   // n x 9 initial nodal rotations
@@ -65,21 +65,31 @@ struct rdBeam_ {
 // Columns 0 .. 17 receive the phi_j terms, 7 .. 20 the phi_j' terms; they are kept apart
 // during the accumulation (7 x 18 then 7 x 14, contiguous: the loops vectorize) and added by
 // pair_acc().
-enum { MX = 0, G3 = 3, CX = 7, G1 = 10, G2 = 14, KX = 18, NG = 21, NPHI = 18, NDPHI = 14,
-       NACC = 7 * (NPHI + NDPHI) };
+enum {
+  MX = 0,
+  G3 = 3,
+  CX = 7,
+  G1 = 10,
+  G2 = 14,
+  KX = 18,
+  NG = 21,
+  NPHI = 18,
+  NDPHI = 14,
+  NACC = 7 * (NPHI + NDPHI)
+};
 
 // doubles of nodal maps per node (wk.nod)
 enum { NNOD = 60, ER = 48 };
 
 // workspace of one evaluation, carved from rd_beamWorkSize doubles
 typedef struct {
-  double* xq;    // nq x 3 positions of the last evaluation
-  double* Fq;    // nq x 6 sectional forces of the last evaluation
-  double* qn;    // n x 4 sign-aligned quaternions
-  double* nod;   // n x 5 x 4 x 3: E, Fw, Fa, dqdd/dW, Er (the map of the moment rows, r = Er^T g)
-  double* g;     // n x 4 generalized quaternion forces
-  double* acc;   // n x n x NACC Jacobian accumulators (node pair i, j at (i n + j) NACC)
-  double* loc;   // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
+  double* xq;   // nq x 3 positions of the last evaluation
+  double* Fq;   // nq x 6 sectional forces of the last evaluation
+  double* qn;   // n x 4 sign-aligned quaternions
+  double* nod;  // n x 5 x 4 x 3: E, Fw, Fa, dqdd/dW, Er (the map of the moment rows, r = Er^T g)
+  double* g;    // n x 4 generalized quaternion forces
+  double* acc;  // n x n x NACC Jacobian accumulators (node pair i, j at (i n + j) NACC)
+  double* loc;  // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
 } wk;
 
 
@@ -342,8 +352,7 @@ void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
 }
 
 
-void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
-                           double F[6]) {
+void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3], double F[6]) {
   wk w = carve(b, (double*)work);
   v3_copy(x, w.xq + 3 * g);
   memcpy(F, w.Fq + 6 * g, 6 * sizeof(double));
@@ -379,11 +388,11 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
 
 
 // Ja columns (section inputs) and rows (densities) behind the accumulator layout
-static const int PHICOL[NPHI] = {CXDD, CXDD + 1, CXDD + 2, CPDD, CPDD + 1, CPDD + 2, CPDD + 3,
-                                 CXD,  CXD + 1,  CXD + 2,  CP,   CP + 1,   CP + 2,   CP + 3,
-                                 CPD,  CPD + 1,  CPD + 2,  CPD + 3};
-static const int DPHICOL[NDPHI] = {CXD1, CXD1 + 1, CXD1 + 2, CP1, CP1 + 1, CP1 + 2, CP1 + 3,
-                                   CPD1, CPD1 + 1, CPD1 + 2, CPD1 + 3, CX1, CX1 + 1, CX1 + 2};
+static const int PHICOL[NPHI] = {CXDD,     CXDD + 1, CXDD + 2, CPDD,    CPDD + 1, CPDD + 2,
+                                 CPDD + 3, CXD,      CXD + 1,  CXD + 2, CP,       CP + 1,
+                                 CP + 2,   CP + 3,   CPD,      CPD + 1, CPD + 2,  CPD + 3};
+static const int DPHICOL[NDPHI] = {CXD1, CXD1 + 1, CXD1 + 2, CP1,      CP1 + 1, CP1 + 2, CP1 + 3,
+                                   CPD1, CPD1 + 1, CPD1 + 2, CPD1 + 3, CX1,     CX1 + 1, CX1 + 2};
 static const int AROW[7] = {AX, AX + 1, AX + 2, AP, AP + 1, AP + 2, AP + 3};
 static const int A1ROW[7] = {AX1, AX1 + 1, AX1 + 2, AP1, AP1 + 1, AP1 + 2, AP1 + 3};
 
@@ -430,8 +439,8 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     double W2 = v3_dot(W, W);
     for (int i = 0; i < 4; i++) {
       qd[4 * k + i] = E[3 * i] * W[0] + E[3 * i + 1] * W[1] + E[3 * i + 2] * W[2];
-      qdd[4 * k + i] = E[3 * i] * Wd[0] + E[3 * i + 1] * Wd[1] + E[3 * i + 2] * Wd[2] -
-                       0.25 * W2 * qk[i];
+      qdd[4 * k + i] =
+          E[3 * i] * Wd[0] + E[3 * i + 1] * Wd[1] + E[3 * i + 2] * Wd[2] - 0.25 * W2 * qk[i];
     }
     if (jac) {
       memset(Fw, 0, 36 * sizeof(double));

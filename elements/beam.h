@@ -73,15 +73,15 @@ typedef enum {
 } rdBeamVirtual;
 
 typedef struct rdBeamElemDef_ {
-  int n;                  // nodes (2 .. RD_BEAM_MAX_NODES)
-  const int* node;        // n model node indices (rigid nodes)
-  const double* x0;       // n x 3 initial positions (global)
-  const double* q0;       // n x 4 initial quaternions: the section frames (carry pretwist)
+  int n;             // nodes (2 .. RD_BEAM_MAX_NODES)
+  const int* node;   // n model node indices (rigid nodes)
+  const double* x0;  // n x 3 initial positions (global)
+  const double* q0;  // n x 4 initial quaternions: the section frames (carry pretwist)
   const rdBeamSection* section;
-  double s0, s1;          // span coordinates of the element ends on the beam (0, 1 for one)
+  double s0, s1;  // span coordinates of the element ends on the beam (0, 1 for one)
   rdBeamQuad quad;
-  rdBeamField field;      // rotation interpolation (default RD_BEAM_FIELD_TOTAL)
-  rdBeamVirtual virt;     // virtual rotations (default RD_BEAM_VIRTUAL_FIELD)
+  rdBeamField field;   // rotation interpolation (default RD_BEAM_FIELD_TOTAL)
+  rdBeamVirtual virt;  // virtual rotations (default RD_BEAM_VIRTUAL_FIELD)
 } rdBeamElemDef;
 
 // distributed loads per unit length, constant along the element (the caller scales them)
@@ -147,8 +147,7 @@ int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double*
 void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 
 // the same from the workspace of an rd_beamEvalWork evaluation
-void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3],
-                           double F[6]);
+void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3], double F[6]);
 
 // parametric coordinate xi in [-1, 1] of quadrature point g (for interpolating its outputs)
 double rd_beamQuadXi(const rdBeam* b, int g);

@@ -91,8 +91,9 @@ int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s) {
       }
     }
     if (asym6(K) > 1e-6 || asym6(M) > 1e-6) {
-      return RD_ERROR(ctx, RD_ERR_MODEL, "beam section: station %d (eta %g): %s matrix not symmetric",
-                      i, s->eta[i], asym6(K) > 1e-6 ? "stiffness" : "mass");
+      return RD_ERROR(ctx, RD_ERR_MODEL,
+                      "beam section: station %d (eta %g): %s matrix not symmetric", i, s->eta[i],
+                      asym6(K) > 1e-6 ? "stiffness" : "mass");
     }
     if (!spd6(K, 0)) {
       return RD_ERROR(ctx, RD_ERR_MODEL,
@@ -101,7 +102,8 @@ int rd_beamSectionCheck(rdContext* ctx, const rdBeamSection* s) {
     }
     if (!spd6(M, 0)) {
       return RD_ERROR(ctx, RD_ERR_MODEL,
-                      "beam section: station %d (eta %g): mass not positive definite", i, s->eta[i]);
+                      "beam section: station %d (eta %g): mass not positive definite", i,
+                      s->eta[i]);
     }
   }
   for (int k = 0; k < 6; k++) {
@@ -267,13 +269,13 @@ void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp, const rdB
     }
   }
   // R^T y for y an input: R^T dy + skew(R^T y) Lam dp
-#define ROTT(J, y, col)                       \
-  do {                                        \
-    blk_put(J, NS, 0, col, Rt, 3, 3, 1);          \
-    m3_skew(S, y);                                 \
-    memset(SL, 0, sizeof(SL));                \
-    blk_mm(SL, 4, S, 3, f.Lam, 4, 3, 3, 4, 1);    \
-    blk_put(J, NS, 0, CP, SL, 3, 4, 1);           \
+#define ROTT(J, y, col)                        \
+  do {                                         \
+    blk_put(J, NS, 0, col, Rt, 3, 3, 1);       \
+    m3_skew(S, y);                             \
+    memset(SL, 0, sizeof(SL));                 \
+    blk_mm(SL, 4, S, 3, f.Lam, 4, 3, 3, 4, 1); \
+    blk_put(J, NS, 0, CP, SL, 3, 4, 1);        \
   } while (0)
   ROTT(JG, G, CX1);
   ROTT(Ju, u, CXD);

@@ -39,9 +39,9 @@ typedef struct rdSectionIn_ {
 // the section at a quadrature point: stiffness, damping, mass (6x6 row-major) and the reference
 // strains
 typedef struct rdSectionProp_ {
-  const double* K;  // 36
-  const double* D;  // 36
-  const double* M;  // 36
+  const double* K;   // 36
+  const double* D;   // 36
+  const double* M;   // 36
   const double* G0;  // 3
   const double* k0;  // 3
 } rdSectionProp;

@@ -10,9 +10,9 @@
 // with G = R0^T R1 and T the tangent operator.
 #include <string.h>
 
-#include "src/math/blk.h"
 #include "elements/element.h"
 #include "rodrigues/liegroup.h"
+#include "src/math/blk.h"
 
 // everything about one bushing at q: d, B (6 x 12: x0, th0, x1, th1) and the pieces of K
 typedef struct {

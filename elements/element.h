@@ -4,8 +4,8 @@
 #define RD_ELEMENT_H
 
 #include "src/core/core.h"
-#include "src/model/model_impl.h"
 #include "src/math/vec3.h"
+#include "src/model/model_impl.h"
 
 #define RD_ELEM_MAXDOF 12
 
@@ -13,11 +13,11 @@
 // left out), 6 per rigid node (translation global, rotation body) and 3 per point node.
 // Residual convention: r = inertial forces - internal forces (applied loads are elsewhere).
 typedef struct rdElemEval_ {
-  int nnode;                    // nodes with DOFs (1 or 2)
-  int node[2];                  // node indices
-  int off[2];                   // local offset of each node's DOFs
-  int n;                        // local DOFs
-  double r[RD_ELEM_MAXDOF];     // residual contribution
+  int nnode;                                  // nodes with DOFs (1 or 2)
+  int node[2];                                // node indices
+  int off[2];                                 // local offset of each node's DOFs
+  int n;                                      // local DOFs
+  double r[RD_ELEM_MAXDOF];                   // residual contribution
   double M[RD_ELEM_MAXDOF * RD_ELEM_MAXDOF];  // d r / d vd, row-major n x n
   double C[RD_ELEM_MAXDOF * RD_ELEM_MAXDOF];  // d r / d v
   double K[RD_ELEM_MAXDOF * RD_ELEM_MAXDOF];  // d r / d q: x + dx, R exp(dtheta) (body)
@@ -31,8 +31,8 @@ int rd_elemEval(const rdModel* m, int e, const double* q, const double* v, const
                 int jac, rdElemEval* ev);
 
 // per type (one file each)
-void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q,
-                      const double* v, const double* vd, int jac, rdElemEval* ev);
+void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q, const double* v,
+                      const double* vd, int jac, rdElemEval* ev);
 void rd_pointMassEval(const rdModel* m, const rdPointMassDef* p, const double* vd, int jac,
                       rdElemEval* ev);
 void rd_springEval(const rdModel* m, const rdSpringDef* s, const double* q, const double* v,

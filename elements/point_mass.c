@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Point mass: r = m a on the node's translation (rotation DOFs of a rigid node untouched).
-#include "src/math/blk.h"
 #include "elements/element.h"
+#include "src/math/blk.h"
 
 void rd_pointMassEval(const rdModel* m, const rdPointMassDef* p, const double* vd, int jac,
                       rdElemEval* ev) {

@@ -7,12 +7,12 @@
 //   r_t = J_P alpha + m c x (R^T a) + W x J_P W
 #include <string.h>
 
-#include "src/math/blk.h"
 #include "elements/element.h"
 #include "rodrigues/liegroup.h"
+#include "src/math/blk.h"
 
-void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q,
-                      const double* v, const double* vd, int jac, rdElemEval* ev) {
+void rd_rigidBodyEval(const rdModel* m, const rdRigidBodyDef* b, const double* q, const double* v,
+                      const double* vd, int jac, rdElemEval* ev) {
   rd_elemLayout(m, ev, b->node, -1);
   const double* qn = q + 7 * b->node;
   const double* W = v + 6 * b->node + 3;

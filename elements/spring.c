@@ -3,8 +3,8 @@
 // N = k1 e + k2 e^2 + k3 e^3 + c de/dt, e = |d| - l0, d = x1 - x0; force N n on node 0.
 #include <math.h>
 
-#include "src/math/blk.h"
 #include "elements/element.h"
+#include "src/math/blk.h"
 
 void rd_springEval(const rdModel* m, const rdSpringDef* s, const double* q, const double* v,
                    int jac, rdElemEval* ev) {

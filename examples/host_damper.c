@@ -10,8 +10,8 @@
 #include <stdio.h>
 
 typedef struct {
-  double c;     // damping coefficient (N s/m)
-  long calls;   // how often the library asked for the load
+  double c;    // damping coefficient (N s/m)
+  long calls;  // how often the library asked for the load
 } damper;
 
 // the host's load: F = -c v on every node of the set
@@ -136,17 +136,18 @@ int main(void) {
   // exact damped oscillation for comparison: x'' + (c/m) x' + (k/m) x = 0, x(0) = 1, x'(0) = 0
   double z = 0.8 / (2 * sqrt(2 * 50.0)), w0 = 5, wd = w0 * sqrt(1 - z * z);
   double exact = exp(-z * w0 * 5) * (cos(wd * 5) + z * w0 / wd * sin(wd * 5));
-  printf("host damper, no Jacobian: x(5) = %.15f (%ld Newton iterations, %ld host calls)\n",
-         xh[0], nh, dp.calls);
-  printf("host damper, Jacobian:    x(5) = %.15f (%ld Newton iterations, %ld host calls)\n",
-         xj[0], nj, dj.calls);
+  printf("host damper, no Jacobian: x(5) = %.15f (%ld Newton iterations, %ld host calls)\n", xh[0],
+         nh, dp.calls);
+  printf("host damper, Jacobian:    x(5) = %.15f (%ld Newton iterations, %ld host calls)\n", xj[0],
+         nj, dj.calls);
   printf("built-in damper:          x(5) = %.15f (%ld Newton iterations)\n", xb[0], nb);
   printf("exact:                    x(5) = %.15f\n", exact);
   double diff = fabs(xh[0] - xb[0]), diffj = fabs(xj[0] - xb[0]);
   int ok = diff < 1e-8 && diffj < 1e-8 && fabs(xb[0] - exact) < 1e-4 && nj == nb;
-  printf("host vs built-in: %.3e (no Jacobian), %.3e (Jacobian); built-in vs exact: %.3e; "
-         "Newton iterations %ld / %ld / %ld  %s\n",
-         diff, diffj, fabs(xb[0] - exact), nh, nj, nb, ok ? "OK" : "MISMATCH");
+  printf(
+      "host vs built-in: %.3e (no Jacobian), %.3e (Jacobian); built-in vs exact: %.3e; "
+      "Newton iterations %ld / %ld / %ld  %s\n",
+      diff, diffj, fabs(xb[0] - exact), nh, nj, nb, ok ? "OK" : "MISMATCH");
   rd_destroyContext(&ctx);
   return ok ? 0 : 1;
 }

@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "elements/beam.h"
-#include "src/math/blk.h"
 #include "constraints/constraint.h"
+#include "elements/beam.h"
 #include "elements/element.h"
 #include "elements/loads.h"
 #include "elements/user_element.h"
-#include "solver/pattern.h"
 #include "rodrigues/liegroup.h"
+#include "solver/pattern.h"
+#include "src/math/blk.h"
 
 void rd_unknownName(const rdModel* m, int k, char* buf, int size) {
   static const char xyz[] = "xyz";
@@ -249,8 +249,7 @@ static void add_node_stiffness(const rdModel* m, const rdAsmCoef* c, double* Ax,
 
 
 // joint-local velocities (DOF layout of ev) from the nodal v
-static void joint_velocity(const rdModel* m, const rdJointEval* ev, const double* v,
-                           double* vloc) {
+static void joint_velocity(const rdModel* m, const rdJointEval* ev, const double* v, double* vloc) {
   for (int a = 0; a < ev->nnode; a++) {
     int node = ev->node[a];
     for (int k = 0; k < ndof_of(m, node); k++) {
@@ -262,8 +261,8 @@ static void joint_velocity(const rdModel* m, const rdJointEval* ev, const double
 
 // explicit time derivative of phi (moving constraints only) and, if dB is not NULL, its
 // q-derivative d(B)/dt (nrow x n, before T), both by central differences in t
-static int joint_phit(const rdModel* m, int j, double t, const double* q, const double* v,
-                      int nrow, double* phit, double* dB) {
+static int joint_phit(const rdModel* m, int j, double t, const double* q, const double* v, int nrow,
+                      double* phit, double* dB) {
   int type = m->joint[j].def.type;
   if (type != RD_JOINT_PRESCRIBED && type != RD_JOINT_ROTATION_CONTROL) {
     if (dB) {
@@ -310,8 +309,8 @@ static int joint_Z(const rdModel* m, int j, double t, const double* q, const dou
 
 
 int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const double* v,
-                const double* vd, const double* lam, const rdAsmCoef* c, double* r,
-                double* gamma, double* Ax) {
+                const double* vd, const double* lam, const rdAsmCoef* c, double* r, double* gamma,
+                double* Ax) {
   return rd_assembleEx(m, d, t, q, v, vd, lam, c, NULL, r, gamma, Ax);
 }
 

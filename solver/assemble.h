@@ -13,8 +13,8 @@ typedef struct rdAsmCoef_ {
 
 // extras of the stabilized index-2 formulation (rd_assembleEx)
 typedef struct rdAsmStab_ {
-  int vel;      // 1: the constraint rows of r are B v + phi_t and those of the matrix
-                // B + cZ Z T, with Z = d(B v)/dq at fixed v
+  int vel;  // 1: the constraint rows of r are B v + phi_t and those of the matrix
+            // B + cZ Z T, with Z = d(B v)/dq at fixed v
   double cZ;
   double* phi;  // if not NULL: receives phi (nconstraint)
   double* BT;   // if not NULL: receives B T of every joint (RD_ASM_BSTRIDE doubles each,
@@ -28,8 +28,8 @@ typedef struct rdAsmStab_ {
 // not NULL, the constraint accelerations at zero vd (nconstraint); if Ax is not NULL, the
 // values (pattern nnz) of the matrix above. Uses d->force as scratch. Returns RD_OK or a status.
 int rd_assemble(const rdModel* m, rdData* d, double t, const double* q, const double* v,
-                const double* vd, const double* lam, const rdAsmCoef* c, double* r,
-                double* gamma, double* Ax);
+                const double* vd, const double* lam, const rdAsmCoef* c, double* r, double* gamma,
+                double* Ax);
 
 // rd_assemble with the stabilized extras x (NULL: index 3, as rd_assemble)
 int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const double* v,

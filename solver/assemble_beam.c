@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/assemble.h"
 #include "elements/beam.h"
 #include "rodrigues/liegroup.h"
+#include "solver/assemble.h"
 #include "src/math/vec3.h"
 
 #ifdef _OPENMP
@@ -31,7 +31,7 @@ int rd_assembleBeamColors(rdModel* m) {
   int* start = rd_calloc(ctx, (size_t)nn + 1, sizeof(int));  // beams of each node (CSR)
   int* fill = rd_calloc(ctx, (size_t)nn + 1, sizeof(int));
   int* list = NULL;
-  int* mark = rd_calloc(ctx, (size_t)nb + 1, sizeof(int));    // colour -> last beam that saw it
+  int* mark = rd_calloc(ctx, (size_t)nb + 1, sizeof(int));  // colour -> last beam that saw it
   size_t nlist = 0;
   for (int e = 0; e < nb; e++) {
     nlist += (size_t)m->beam[e].def.nnode;
@@ -148,9 +148,8 @@ static void beam_loads(const rdModel* m, const rdBeamDef* bd, double f, rdBeamLo
 
 // element e with the workspace of `slot`: add its residual to r and its matrix to Ax (if not
 // NULL). Raises nothing: RD_OK or the kernel's status.
-static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* q,
-                    const double* v, const double* vd, const rdAsmCoef* c, double* r,
-                    double* Ax) {
+static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* q, const double* v,
+                    const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
   const rdBeamDef* bd = &m->beam[e].def;
   int n = bd->nnode;
   double *br, *S, *T, *work;
@@ -164,8 +163,8 @@ static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* 
     }
     sum.T = T;
   }
-  int st = rd_beamEvalSum(m->beam[e].kernel, work, q, v, vd, &ld, Ax ? &sum : NULL, br,
-                          Ax ? S : NULL);
+  int st =
+      rd_beamEvalSum(m->beam[e].kernel, work, q, v, vd, &ld, Ax ? &sum : NULL, br, Ax ? S : NULL);
   if (st != RD_OK) {
     return st;
   }

@@ -7,13 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "solver/assemble.h"
 #include "constraints/constraint.h"
+#include "rodrigues/liegroup.h"
+#include "solver/assemble.h"
 #include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
-#include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
 // integration parameters from rho_inf (Chung-Hulbert through Arnold-Bruls' form)
@@ -35,12 +35,12 @@ static void ga_param(double rho, gaParam* p) {
 typedef struct {
   double* gam;  // nconstraint
   // stabilized index 2
-  double* eta;  // nconstraint: h eta, the multipliers of the position correction
-  double* phi;  // nconstraint: position constraints
-  double* Bh;   // njoint x RD_ASM_BSTRIDE: B T at the predictor, the correction direction
-  double* Bc;   // njoint x RD_ASM_BSTRIDE: B T at the current iterate
-  double* cor;  // nnode x 6: the correction Bh^T h eta, node layout
-  double* dcor; // nnode x 6: its change in the current iteration
+  double* eta;   // nconstraint: h eta, the multipliers of the position correction
+  double* phi;   // nconstraint: position constraints
+  double* Bh;    // njoint x RD_ASM_BSTRIDE: B T at the predictor, the correction direction
+  double* Bc;    // njoint x RD_ASM_BSTRIDE: B T at the current iterate
+  double* cor;   // nnode x 6: the correction Bh^T h eta, node layout
+  double* dcor;  // nnode x 6: its change in the current iteration
 } gaWork;
 
 
@@ -49,12 +49,12 @@ typedef struct {
 typedef struct {
   rdLinSol* ls;
   rdLinSol* le;
-  int* Ap;      // ncon + 1
+  int* Ap;  // ncon + 1
   int* Ai;
-  int* jptr;    // njoint + 1: coupled row joints of column joint J in jrow[jptr[J]..]
+  int* jptr;  // njoint + 1: coupled row joints of column joint J in jrow[jptr[J]..]
   int* jrow;
-  int* joff;    // offset of the row joint's rows within every column of joint J
-  double* Ax;   // values of the correction matrix
+  int* joff;   // offset of the row joint's rows within every column of joint J
+  double* Ax;  // values of the correction matrix
   // modified Newton across steps (solver.modified_newton): the state of the kept factorization
   // of ls, saved in checkpoints (ga_history_save) so that a resumed run reuses the same matrix
   double* Afact;  // nnz: the values ls was last factored with (NULL without modified Newton)
@@ -70,7 +70,6 @@ typedef struct {
 #define GA_THETA_MAX 0.3
 // ...and carry it into the next step if the step took at most this many iterations
 #define GA_KEEP_ITER 5
-
 
 
 // the scratch arrays in d->work: the shared ones in w, this stepper's in x (base NULL: only
@@ -148,8 +147,8 @@ static void singular_message(const rdModel* m, int col, char* buf, int size) {
     }
   }
   snprintf(buf, (size_t)size,
-           "singular iteration matrix at %s: redundant constraint (dependent on joint%s %s)",
-           name, strchr(others, ',') ? "s" : "", *others ? others : "(none sharing a node)");
+           "singular iteration matrix at %s: redundant constraint (dependent on joint%s %s)", name,
+           strchr(others, ',') ? "s" : "", *others ? others : "(none sharing a node)");
 }
 
 
@@ -188,8 +187,8 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   if (st > 0) {
     char msg[1024];
     singular_message(m, ls->singular_col, msg, sizeof(msg));
-    return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "consistent initial accelerations at t = %g: %s",
-                    s->t, msg);
+    return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "consistent initial accelerations at t = %g: %s", s->t,
+                    msg);
   }
   if (st < 0) {
     return st;
@@ -311,8 +310,7 @@ static int factor_message(const rdModel* m, const rdData* d, rdLinSol* ls, int s
   char msg[1024];
   singular_message(m, ls->singular_col, msg, sizeof(msg));
   (void)st;
-  return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", d->s.t, h,
-                  msg);
+  return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", d->s.t, h, msg);
 }
 
 
@@ -420,10 +418,9 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     // the same h; later ones: the current factorization while the corrections contract fast
     // (the same h: rd_advance's steps to grid points differ from h in the last bits)
     reuse = o->modified_newton && ls->factored && ls->owner == d &&
-            fabs(h - g->h_fact) <= 1e-10 * h &&
-            (iter == 1 ? g->keep : theta < GA_THETA_MAX);
-    int st = rd_assembleEx(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, stab ? &x : NULL, w.r,
-                           NULL, reuse ? NULL : w.Ax);
+            fabs(h - g->h_fact) <= 1e-10 * h && (iter == 1 ? g->keep : theta < GA_THETA_MAX);
+    int st = rd_assembleEx(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, stab ? &x : NULL, w.r, NULL,
+                           reuse ? NULL : w.Ax);
     if (st != RD_OK) {
       return st;
     }

@@ -29,13 +29,13 @@ void rd_implicitRelease(const rdModel* m, rdData* d, rdLinSol** ls);
 
 // the scratch arrays both implicit steppers carve first out of d->work
 typedef struct rdImplicitWork_ {
-  double* r;  // ndof + nconstraint: residual
+  double* r;    // ndof + nconstraint: residual
   double* sol;  // ndof + nconstraint: right-hand side, then solution
-  double* Ax;  // the iteration matrix (values of the pattern)
-  double* dq;  // nnode x 6: the update q = q_n o exp(h dq) (generalized-alpha: dq of
-               // Algorithm 1; static: h = 1, the increment of the load step)
+  double* Ax;   // the iteration matrix (values of the pattern)
+  double* dq;   // nnode x 6: the update q = q_n o exp(h dq) (generalized-alpha: dq of
+                // Algorithm 1; static: h = 1, the increment of the load step)
   double* psi;  // nnode x 3: the rotation part of the update, for the tangent operators
-  double* qn;  // nnode x 7: the configuration q_n the update starts from
+  double* qn;   // nnode x 7: the configuration q_n the update starts from
 } rdImplicitWork;
 
 // carve w from c (c->base NULL: only count)

@@ -6,12 +6,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "solver/pattern.h"
 #include "src/model/model_impl.h"
 #include "src/model/options.h"
-#include "solver/pattern.h"
 
-int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
-                    rdLinSol** out) {
+int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai, rdLinSol** out) {
   *out = NULL;
   const rdLinSolOps* ops;
   switch (kind) {
@@ -59,7 +58,8 @@ static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
     snprintf(buf, size,
              "needs a symmetric positive definite matrix, but the %d constraint equations of the "
              "joints add Lagrange multipliers (a saddle-point matrix, indefinite); use klu, "
-             "umfpack or dense", m->nconstraint);
+             "umfpack or dense",
+             m->nconstraint);
     return 1;
   }
   for (int i = 0; i < m->nnode; i++) {
@@ -67,7 +67,8 @@ static int cholmod_obstacle(const rdModel* m, char* buf, size_t size) {
       snprintf(buf, size,
                "needs a symmetric matrix, but node '%s' rotates (gyroscopic and tangent-operator "
                "terms are not symmetric); cholmod is for models of point masses and springs; use "
-               "klu", m->node_name[i]);
+               "klu",
+               m->node_name[i]);
       return 1;
     }
   }

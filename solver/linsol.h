@@ -3,8 +3,8 @@
 #ifndef RD_LINSOL_H
 #define RD_LINSOL_H
 
-#include "src/core/core.h"
 #include "rodrigues/model.h"
+#include "src/core/core.h"
 
 typedef struct rdLinSol_ rdLinSol;
 
@@ -24,16 +24,16 @@ typedef struct rdLinSolOps_ {
 struct rdLinSol_ {
   const rdLinSolOps* ops;
   rdContext* ctx;
-  int kind;            // rdLinSolKind
+  int kind;  // rdLinSolKind
   int n;
-  const int* Ap;       // CSC pattern (borrowed, outlives the solver)
+  const int* Ap;  // CSC pattern (borrowed, outlives the solver)
   const int* Ai;
-  double rcond;        // reciprocal condition estimate of the last factorization
-  int singular_col;    // column of a zero pivot (-1 if none)
-  int factored;        // a usable factorization exists
-  const void* owner;   // who the factorization belongs to (modified Newton)
-  long nfactor;        // full factorizations
-  long nrefactor;      // refactorizations
+  double rcond;             // reciprocal condition estimate of the last factorization
+  int singular_col;         // column of a zero pivot (-1 if none)
+  int factored;             // a usable factorization exists
+  const void* owner;        // who the factorization belongs to (modified Newton)
+  long nfactor;             // full factorizations
+  long nrefactor;           // refactorizations
   long nrefactor_rejected;  // refactorizations whose solve was inaccurate (KLU: factored again)
   // the values of the last full factorization: a refactorization reuses its pivot order, so
   // it is part of the history a checkpoint must carry for an exact restart (KLU only; NULL
@@ -41,7 +41,7 @@ struct rdLinSol_ {
   double* pivot_values;  // Ap[n] values
   int has_pivots;        // pivot_values holds a factorization's values
   const rdModel* model;  // optional (set by the stepper): names unknowns in messages
-  void* impl;          // backend data
+  void* impl;            // backend data
 };
 
 // Create and analyse a solver of kind `kind` (RD_LINSOL_*; AUTO = KLU) for the n x n CSC
@@ -49,8 +49,7 @@ struct rdLinSol_ {
 // factorization, a numerically symmetric matrix (RD_ERR_UNSUPPORTED otherwise); a matrix that is
 // not positive definite is RD_RECOVER_SINGULAR with singular_col at the failing pivot.
 // RD_ERR_NOMEM, RD_ERR_LIBRARY.
-int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai,
-                    rdLinSol** out);
+int rd_linsolCreate(rdContext* ctx, int kind, int n, const int* Ap, const int* Ai, rdLinSol** out);
 
 // Factor values Ax (nnz). RD_OK, RD_RECOVER_SINGULAR (s->singular_col says where; not raised),
 // RD_ERR_LIBRARY / RD_ERR_NOMEM (raised).

@@ -14,14 +14,14 @@
 typedef struct {
   cholmod_common c;
   int started;
-  cholmod_sparse* U;   // upper triangle (stype = 1), pattern fixed, values per factor
+  cholmod_sparse* U;  // upper triangle (stype = 1), pattern fixed, values per factor
   cholmod_factor* L;
-  cholmod_dense* X;    // cholmod_solve2 workspace, allocated at the first solve
+  cholmod_dense* X;  // cholmod_solve2 workspace, allocated at the first solve
   cholmod_dense* Y;
   cholmod_dense* E;
-  int* upos;           // per upper entry: its position in the full CSC values
-  int* lpos;           // per upper entry: position of the mirror (j, i), or -1 on the diagonal
-  int* diag;           // per column: position of the diagonal in the full values, or -1
+  int* upos;  // per upper entry: its position in the full CSC values
+  int* lpos;  // per upper entry: position of the mirror (j, i), or -1 on the diagonal
+  int* diag;  // per column: position of the diagonal in the full values, or -1
 } cholData;
 
 
@@ -88,7 +88,8 @@ static int chol_analyze(rdLinSol* s) {
       if (i != j && mirror < 0) {
         return RD_ERROR(s->ctx, RD_ERR_UNSUPPORTED,
                         "solver.linear_solver = cholmod: the matrix pattern is not symmetric "
-                        "(entry %d, %d has no mirror)", i, j);
+                        "(entry %d, %d has no mirror)",
+                        i, j);
       }
       if (i == j) {
         k->diag[j] = p;
@@ -135,7 +136,8 @@ static int check_symmetric(rdLinSol* s, cholData* k, const double* Ax) {
         return RD_ERROR(s->ctx, RD_ERR_UNSUPPORTED,
                         "solver.linear_solver = cholmod needs a symmetric matrix, but the entry "
                         "coupling %s to %s is %.6g one way and %.6g the other (a damper moving "
-                        "transversely, or a non-symmetric user element); use klu", ni, nj, a, b);
+                        "transversely, or a non-symmetric user element); use klu",
+                        ni, nj, a, b);
       }
     }
   }

@@ -7,7 +7,7 @@
 #include "solver/linsol.h"
 
 typedef struct {
-  double* A;       // n x n column-major
+  double* A;  // n x n column-major
   lapack_int* ipiv;
 } denseData;
 
@@ -76,8 +76,7 @@ static int dense_solve(rdLinSol* s, double* b) {
   if (s->n == 0) {
     return RD_OK;
   }
-  lapack_int info =
-      LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);
+  lapack_int info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);
   return info == 0 ? RD_OK : RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrs failed (%d)", (int)info);
 }
 

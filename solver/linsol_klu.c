@@ -120,8 +120,8 @@ static int klu_factor_(rdLinSol* s, const double* Ax) {
   kluData* k = s->impl;
   if (k->numeric && s->factored) {
     // same pattern: reuse the pivot order, check it is still good
-    int ok = klu_refactor((int*)s->Ap, (int*)s->Ai, (double*)Ax, k->symbolic, k->numeric,
-                          &k->common);
+    int ok =
+        klu_refactor((int*)s->Ap, (int*)s->Ai, (double*)Ax, k->symbolic, k->numeric, &k->common);
     s->nrefactor++;
     if (ok && k->common.status == KLU_OK && condition(s, k, Ax) &&
         s->rcond > 1e3 * RD_LINSOL_RCOND_MIN) {

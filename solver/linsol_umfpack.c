@@ -32,8 +32,7 @@ static int umf_analyze(rdLinSol* s) {
   }
   umfpack_di_defaults(u->control);
   u->control[UMFPACK_IRSTEP] = 0;  // the caller may reuse a factorization for new values
-  int st = umfpack_di_symbolic(s->n, s->n, s->Ap, s->Ai, NULL, &u->symbolic, u->control,
-                               u->info);
+  int st = umfpack_di_symbolic(s->n, s->n, s->Ap, s->Ai, NULL, &u->symbolic, u->control, u->info);
   if (st != UMFPACK_OK) {
     return RD_ERROR(s->ctx, st == UMFPACK_ERROR_out_of_memory ? RD_ERR_NOMEM : RD_ERR_LIBRARY,
                     "umfpack_di_symbolic failed (status %d)", st);
@@ -52,8 +51,8 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
   u->Ax = Ax;
   if (st == UMFPACK_WARNING_singular_matrix) {
     s->rcond = 0;
-    if (umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL,
-                               NULL, u->numeric) == UMFPACK_OK) {
+    if (umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL, NULL,
+                               u->numeric) == UMFPACK_OK) {
       for (int k = 0; k < s->n; k++) {
         if (u->udiag[k] == 0) {
           s->singular_col = u->Q[k];
@@ -77,8 +76,8 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
 
 static int umf_solve(rdLinSol* s, double* b) {
   umfData* u = s->impl;
-  int st = umfpack_di_solve(UMFPACK_A, s->Ap, s->Ai, u->Ax, u->x, b, u->numeric, u->control,
-                            u->info);
+  int st =
+      umfpack_di_solve(UMFPACK_A, s->Ap, s->Ai, u->Ax, u->x, b, u->numeric, u->control, u->info);
   if (st != UMFPACK_OK) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "umfpack_di_solve failed (status %d)", st);
   }
@@ -106,5 +105,4 @@ static void umf_destroy(rdLinSol* s) {
 }
 
 
-const rdLinSolOps rd_linsolUmfpack = {"umfpack", umf_analyze, umf_factor, umf_solve,
-                                      umf_destroy};
+const rdLinSolOps rd_linsolUmfpack = {"umfpack", umf_analyze, umf_factor, umf_solve, umf_destroy};

@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "constraints/constraint.h"
-#include "src/core/core.h"
 #include "elements/element.h"
 #include "solver/linsol.h"
+#include "src/core/core.h"
 
 typedef struct {
   int I, J;

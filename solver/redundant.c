@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "constraints/constraint.h"
-#include "solver/pattern.h"
 #include "rodrigues/query.h"
+#include "solver/pattern.h"
 #include "src/math/vec3.h"
 
 // after the headers above: lapacke.h brings complex.h, whose macro I clashes with parameter names
@@ -186,20 +186,20 @@ int rd_redundantRemoved(const rdModel* m, const rdData* d, int k) {
 // per-data workspace (d->redundant), made by rd_redundantAttach: the components, their sizes and
 // a dense matrix for the largest one, so that tracking in the time loop does not allocate
 typedef struct rdRedundant_ {
-  int* order;     // joints sorted by component (njoint)
-  int* cptr;      // nloop + 1: component c holds order[cptr[c] .. cptr[c+1])
-  int* nrow;      // nloop: rows (DOFs) of the component's dense Jacobian transpose
-  int* ncol;      // nloop: its columns (equations); 0 if above RD_REDUNDANT_DENSE_MAX
-  double* ell;    // nloop: its arm length (rotations are scaled by it)
-  int* local;     // nnode: first local row of the node in the current component, else -1
-  int* ceq;       // equations of the current component: joint
-  int* ceqk;      // and equation within the joint
-  double* A;      // DOFs x equations, column-major
+  int* order;   // joints sorted by component (njoint)
+  int* cptr;    // nloop + 1: component c holds order[cptr[c] .. cptr[c+1])
+  int* nrow;    // nloop: rows (DOFs) of the component's dense Jacobian transpose
+  int* ncol;    // nloop: its columns (equations); 0 if above RD_REDUNDANT_DENSE_MAX
+  double* ell;  // nloop: its arm length (rotations are scaled by it)
+  int* local;   // nnode: first local row of the node in the current component, else -1
+  int* ceq;     // equations of the current component: joint
+  int* ceqk;    // and equation within the joint
+  double* A;    // DOFs x equations, column-major
   lapack_int* jpvt;
   double* tau;
   double* work;
   lapack_int lwork;
-  double* x;      // the dependency coefficients of one redundant column
+  double* x;            // the dependency coefficients of one redundant column
   unsigned char* mark;  // njoint: joints named as partners in a message
 } rdRedundant;
 
@@ -483,8 +483,7 @@ static int factor(const rdModel* m, const rdData* d, rdRedundant* w, int c, cons
   lapack_int info =
       LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, nr, nc, w->A, nr, w->jpvt, w->tau, w->work, w->lwork);
   if (info != 0) {
-    return RD_ERROR(m->ctx, RD_ERR_LIBRARY, "redundant constraints: dgeqp3 failed (%d)",
-                    (int)info);
+    return RD_ERROR(m->ctx, RD_ERR_LIBRARY, "redundant constraints: dgeqp3 failed (%d)", (int)info);
   }
   // the diagonal of R decreases; |R_kk| <= tol |R_11| is a dependent equation
   int kmin = nr < nc ? nr : nc, r = 0;

@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rodrigues/liegroup.h"
 #include "solver/assemble.h"
 #include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
-#include "rodrigues/liegroup.h"
 #include "src/math/vec3.h"
 
 // the scratch arrays in d->work: the implicit steppers' shared ones (dq: the increment of the
@@ -129,10 +129,10 @@ static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, 
   while (iter < o->max_iter && err > 1) {
     iter++;
     rd_implicitUpdate(m, w->qn, w->dq, NULL, 1, s->q, w->psi);
-    int reuse = o->modified_newton && iter > 1 && ls->factored && ls->owner == d &&
-                err < 0.25 * prev;
-    int st = rd_assemble(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, w->r, NULL,
-                         reuse ? NULL : w->Ax);
+    int reuse =
+        o->modified_newton && iter > 1 && ls->factored && ls->owner == d && err < 0.25 * prev;
+    int st =
+        rd_assemble(m, d, t1, s->q, s->v, s->vd, s->lambda, &c, w->r, NULL, reuse ? NULL : w->Ax);
     if (st != RD_OK) {
       return st;
     }

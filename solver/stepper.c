@@ -2,25 +2,36 @@
 // Registry of time steppers by method.
 #include "solver/stepper.h"
 
-#include "solver/rigid/rigid.h"
-#include "solver/genalpha.h"
-#include "solver/static.h"
-#include "solver/linsol.h"
 #include "rodrigues/model.h"
+#include "solver/genalpha.h"
+#include "solver/linsol.h"
+#include "solver/rigid/rigid.h"
+#include "solver/static.h"
 
 const rdStepper* rd_stepperFor(int method) {
   switch (method) {
-    case RD_METHOD_GENERALIZED_ALPHA: return &rd_stepperGeneralizedAlpha;
-    case RD_METHOD_STATIC: return &rd_stepperStatic;
-    case RD_METHOD_NMB: return &rd_stepperNmb;
-    case RD_METHOD_NMS: return &rd_stepperNms;
-    case RD_METHOD_LIEMID_E1: return &rd_stepperLiemidE1;
-    case RD_METHOD_LIEMID_E2: return &rd_stepperLiemidE2;
-    case RD_METHOD_LIEMID_EA: return &rd_stepperLiemidEa;
-    case RD_METHOD_LIEMID_I: return &rd_stepperLiemidI;
-    case RD_METHOD_SW: return &rd_stepperSw;
-    case RD_METHOD_HSTAGM: return &rd_stepperHstagm;
-    case RD_METHOD_AKW: return &rd_stepperAkw;
+    case RD_METHOD_GENERALIZED_ALPHA:
+      return &rd_stepperGeneralizedAlpha;
+    case RD_METHOD_STATIC:
+      return &rd_stepperStatic;
+    case RD_METHOD_NMB:
+      return &rd_stepperNmb;
+    case RD_METHOD_NMS:
+      return &rd_stepperNms;
+    case RD_METHOD_LIEMID_E1:
+      return &rd_stepperLiemidE1;
+    case RD_METHOD_LIEMID_E2:
+      return &rd_stepperLiemidE2;
+    case RD_METHOD_LIEMID_EA:
+      return &rd_stepperLiemidEa;
+    case RD_METHOD_LIEMID_I:
+      return &rd_stepperLiemidI;
+    case RD_METHOD_SW:
+      return &rd_stepperSw;
+    case RD_METHOD_HSTAGM:
+      return &rd_stepperHstagm;
+    case RD_METHOD_AKW:
+      return &rd_stepperAkw;
     default:
       return NULL;
   }

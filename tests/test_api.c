@@ -10,7 +10,6 @@
 #include "tests/test_macros.h"
 
 
-
 // a small model: free rigid body + point node with mass, a load with a time function
 static int build_spec(rdContext* ctx, rdSpec** out, const char* method) {
   rdSpec* s = NULL;
@@ -387,7 +386,8 @@ static void test_step_late_time(void) {
       rd_getStats(d, &b);
       bad += st != RD_OK || b.steps != a.steps + 1 || !(b.min_step > 0.9e-3);
     }
-    CHECK_MSG(bad == 0, "%s: %d of 100 rd_step calls at t = 100 failed or took other than one "
+    CHECK_MSG(bad == 0,
+              "%s: %d of 100 rd_step calls at t = 100 failed or took other than one "
               "step of 1e-3",
               methods[k], bad);
     CHECK_NEAR(rd_time(d), 100.1, 1e-9);

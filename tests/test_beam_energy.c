@@ -130,9 +130,10 @@ static void test_rigid_rotation(void) {
       ep = fmax(ep, fabs(p[i] - pex[i]));
       eL = fmax(eL, fabs(Lm[i] - Lex[i]));
     }
-    printf("  rigid rotation: kinetic %.15g, exact %.15g, relative %.2e; strain %.2e; "
-           "momentum error %.2e, angular %.2e\n", ke, ke_ex, fabs(ke - ke_ex) / ke_ex, pe, ep,
-           eL);
+    printf(
+        "  rigid rotation: kinetic %.15g, exact %.15g, relative %.2e; strain %.2e; "
+        "momentum error %.2e, angular %.2e\n",
+        ke, ke_ex, fabs(ke - ke_ex) / ke_ex, pe, ep, eL);
     CHECK_NEAR(ke / ke_ex, 1, 1e-12);
     CHECK(fabs(pe) < 1e-18 * model_b1Stiffness[0] * L || fabs(pe) < 1e-12);
     CHECK(ep < 1e-12 * m * L * L);
@@ -187,8 +188,10 @@ static void test_static_work(void) {
     double work = 0.5 * (P[0] * x[0] + P[1] * x[1] + P[2] * x[2]);
     CHECK(rd_getEnergy(m, d, &ke, &pe) == RD_OK);
     double rel = fabs(pe - work) / work;
-    printf("  static cantilever: tip u (%.3e, %.3e, %.3e), strain energy %.15g, 1/2 P.u "
-           "%.15g, relative %.2e\n", x[0], x[1], x[2], pe, work, rel);
+    printf(
+        "  static cantilever: tip u (%.3e, %.3e, %.3e), strain energy %.15g, 1/2 P.u "
+        "%.15g, relative %.2e\n",
+        x[0], x[1], x[2], pe, work, rel);
     CHECK_MSG(rel < 1e-8, "relative %.3g", rel);
   }
   rd_destroyData(&d);
@@ -262,9 +265,10 @@ static void test_free_vibration(void) {
   double d1 = vibration_drift(2e-3, 0.2, &e0, &dp1);
   double d2 = vibration_drift(1e-3, 0.2, &e0, &dp2);
   double d3 = vibration_drift(5e-4, 0.2, &e0, &dp3);
-  printf("  free vibration: E0 = %.10g; largest |E - E0| / E0 over t <= 0.2: h = 2e-3 %.3e, "
-         "1e-3 %.3e, 5e-4 %.3e (ratios %.2f, %.2f); momentum drift %.1e %.1e %.1e\n",
-         e0, d1 / e0, d2 / e0, d3 / e0, d1 / d2, d2 / d3, dp1, dp2, dp3);
+  printf(
+      "  free vibration: E0 = %.10g; largest |E - E0| / E0 over t <= 0.2: h = 2e-3 %.3e, "
+      "1e-3 %.3e, 5e-4 %.3e (ratios %.2f, %.2f); momentum drift %.1e %.1e %.1e\n",
+      e0, d1 / e0, d2 / e0, d3 / e0, d1 / d2, d2 / d3, dp1, dp2, dp3);
   CHECK(d1 >= 0 && d2 >= 0 && d3 >= 0);
   CHECK_MSG(d2 / e0 < 1e-2, "drift %.3g", d2 / e0);
   // O(h^2): halving h divides the drift by about 4

@@ -205,8 +205,8 @@ static double relerr(const double* A, const double* F, int nd, int r0, int c0, i
   return s > 0 ? e / s : e;
 }
 
-static void fd_check(int n, rdBeamQuad quad, rdBeamField field, rdBeamVirtual virt,
-                     unsigned seed, double* worst) {
+static void fd_check(int n, rdBeamQuad quad, rdBeamField field, rdBeamVirtual virt, unsigned seed,
+                     double* worst) {
   srand(seed);
   beamCase c;
   make_case(&c, n, quad, 1, field, virt);
@@ -308,8 +308,8 @@ static void test_tangents(void) {
                field ? "disp" : "total", virt ? "interp" : "field");
         for (int k = 0; k < 12; k++) {
           printf(" %.1e", worst[k]);
-          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d virt %d %s block %d: %g",
-                    orders[o], quad, field, virt, names[k / 4], k % 4, worst[k]);
+          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d virt %d %s block %d: %g", orders[o],
+                    quad, field, virt, names[k / 4], k % 4, worst[k]);
         }
         printf("\n");
       }
@@ -405,8 +405,16 @@ static void test_field_agree(void) {
           memcpy(c[f].q0 + 4 * k, qr, sizeof(qr));
         }
         rd_destroyBeam(&c[f].b);
-        rdBeamElemDef d = {n, c[f].node, c[f].x0, c[f].q0, &c[f].sec, 0, 1,
-                           RD_BEAM_QUAD_STATIONS, (rdBeamField)f, RD_BEAM_VIRTUAL_FIELD};
+        rdBeamElemDef d = {n,
+                           c[f].node,
+                           c[f].x0,
+                           c[f].q0,
+                           &c[f].sec,
+                           0,
+                           1,
+                           RD_BEAM_QUAD_STATIONS,
+                           (rdBeamField)f,
+                           RD_BEAM_VIRTUAL_FIELD};
         CHECK(rd_createBeam(ctx, &d, &c[f].b) == RD_OK);
       }
       srand(100 + seed);
@@ -422,8 +430,8 @@ static void test_field_agree(void) {
           rd_beamQuadForces(c[f].b, g, x, F + 6 * g);
         }
         double g3[3] = {0.3, -9.81, 1};
-        CHECK(rd_beamEnergy(c[f].b, q, v, g3, en[f], en[f] + 1, en[f] + 2, en[f] + 3,
-                            en[f] + 6) == RD_OK);
+        CHECK(rd_beamEnergy(c[f].b, q, v, g3, en[f], en[f] + 1, en[f] + 2, en[f] + 3, en[f] + 6) ==
+              RD_OK);
       }
       double* a = buf;
       double* b = buf + (2 * (size_t)nd + 3 * nn);
@@ -487,9 +495,10 @@ static void test_virtual_order(void) {
     double s1, s2;
     double e1 = virtual_gap((rdBeamField)f, 1e-2, &s1);
     double e2 = virtual_gap((rdBeamField)f, 5e-3, &s2);
-    printf("virtual rotations field vs interpolated, %s field: gap %.3e (a = 1e-2), %.3e (a/2), "
-           "ratio %.3f; residual ratio %.3f\n",
-           f ? "displacement" : "total", e1, e2, e1 / e2, s1 / s2);
+    printf(
+        "virtual rotations field vs interpolated, %s field: gap %.3e (a = 1e-2), %.3e (a/2), "
+        "ratio %.3f; residual ratio %.3f\n",
+        f ? "displacement" : "total", e1, e2, e1 / e2, s1 / s2);
     double order = f ? 4 : 2;
     CHECK_MSG(e1 > 0 && fabs(e1 / e2 - order) < 0.2, "field %d: gap ratio %g", f, e1 / e2);
     CHECK_MSG(fabs(s1 / s2 - 2) < 0.1, "field %d: first-order residual: ratio %g", f, s1 / s2);
@@ -522,8 +531,8 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
   sec->eta = eta1;
   sec->K = K;
   sec->M = M;
-  rdBeamElemDef d = {n,    node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL,
-                     RD_BEAM_VIRTUAL_FIELD};
+  rdBeamElemDef d = {
+      n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD};
   rdBeam* b = NULL;
   rd_createBeam(ctx, &d, &b);
   return b;
@@ -685,7 +694,9 @@ static void test_rollup(FILE* table) {
   double Mtip[3] = {0, -Mtot, 0}, F0[3] = {0, 0, 0};
   printf("B1 roll-up (one element, tip moment -2 pi EI/L about y, 4 load steps):\n");
   if (table) {
-    fprintf(table, "| nodes | tip error, full load | worst error at 1/4, 1/2, 3/4, 1 | Newton iterations |\n");
+    fprintf(
+        table,
+        "| nodes | tip error, full load | worst error at 1/4, 1/2, 3/4, 1 | Newton iterations |\n");
     fprintf(table, "| --- | --- | --- | --- |\n");
   }
   for (int n = 3; n <= 20; n++) {
@@ -769,8 +780,8 @@ static void test_errors(void) {
   sec.mu[2] = 0;
   int node[2] = {0, 1};
   double x0[6] = {0}, q0[8] = {1, 0, 0, 0, 1, 0, 0, 0};
-  rdBeamElemDef d = {2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL,
-                     RD_BEAM_VIRTUAL_FIELD};
+  rdBeamElemDef d = {
+      2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD};
   rdBeam* b = NULL;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_MODEL);  // coincident nodes
   CHECK(b == NULL);
@@ -834,8 +845,8 @@ static void test_sum(void) {
                 kt += K[(size_t)i * nd + c0 + l] * Tk[3 * l + cc];
               }
             }
-            double ex = sum.cM * M[(size_t)i * nd + j] + sum.cC * C[(size_t)i * nd + j] +
-                        sum.cK * kt;
+            double ex =
+                sum.cM * M[(size_t)i * nd + j] + sum.cC * C[(size_t)i * nd + j] + sum.cK * kt;
             e = fmax(e, fabs(S[(size_t)i * nd + j] - ex));
             big = fmax(big, fabs(ex));
           }
@@ -856,8 +867,7 @@ static void test_sum(void) {
       free(work);
     }
   }
-  printf("one-pass matrix vs cM M + cC C + cK K T: %.1e relative; residuals %.1e\n", worst,
-         rworst);
+  printf("one-pass matrix vs cM M + cC C + cK K T: %.1e relative; residuals %.1e\n", worst, rworst);
   CHECK_MSG(worst < 1e-13, "one-pass matrix differs by %g", worst);
   CHECK_MSG(rworst == 0, "residual differs by %g", rworst);
 }

@@ -167,8 +167,10 @@ static void test_composite_dynamic(void) {
       rd_getNodeState(m, d, tip, x, NULL, NULL, NULL, NULL);
       double rel = (x[2] - beamdyn[k]) / beamdyn[k];
       worst = fmax(worst, fabs(rel));
-      printf("  composite dynamic t = %.2f: u_z = %.10f, BeamDyn %.10f, difference %+.2e "
-             "(%+.3f %%)\n", rd_time(d), x[2], beamdyn[k], x[2] - beamdyn[k], 100 * rel);
+      printf(
+          "  composite dynamic t = %.2f: u_z = %.10f, BeamDyn %.10f, difference %+.2e "
+          "(%+.3f %%)\n",
+          rd_time(d), x[2], beamdyn[k], x[2] - beamdyn[k], 100 * rel);
     }
     // measured 0.021 % at t = 0.2 (docs/beam.md); 0.1 % leaves room for solver tolerances
     CHECK_MSG(worst < 1e-3, "largest relative difference from BeamDyn %.3g", worst);

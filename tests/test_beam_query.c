@@ -13,7 +13,6 @@
 #include "tests/test_macros.h"
 
 
-
 // the beam model's creation path (deck, compile, data, initialize) with allocation n failing:
 // every failure is RD_ERR_NOMEM and leaks nothing; returns 1 once the path gets through
 static int beam_path(long n, int* bad) {
@@ -34,8 +33,7 @@ static int beam_path(long n, int* bad) {
   rd_destroyContext(&ctx);
   if ((st != RD_OK && st != RD_ERR_NOMEM) || fa.live != 0) {
     (*bad)++;
-    printf("allocation %ld failing: status %s, %ld blocks leaked\n", n, rd_statusName(st),
-           fa.live);
+    printf("allocation %ld failing: status %s, %ld blocks leaked\n", n, rd_statusName(st), fa.live);
   }
   return st == RD_OK;
 }

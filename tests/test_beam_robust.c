@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/support/b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/b3_beamdyn.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -83,9 +83,11 @@ static void full_newton(rdContext* ctx, double full[20]) {
       hist[w.iters[k] <= 10 ? w.iters[k] : 10]++;
       worst = w.iters[k] > w.iters[worst] ? k : worst;
     }
-    printf("full Newton: %ld steps, %ld rejected, %ld iterations, at most %d (step %d, from "
-           "t = %.3f)\n", st.steps, st.rejected_steps, st.newton_iterations,
-           st.max_newton_iterations, worst + 1, 0.005 * worst);
+    printf(
+        "full Newton: %ld steps, %ld rejected, %ld iterations, at most %d (step %d, from "
+        "t = %.3f)\n",
+        st.steps, st.rejected_steps, st.newton_iterations, st.max_newton_iterations, worst + 1,
+        0.005 * worst);
     printf("  steps by Newton iterations:");
     for (int i = 1; i <= 10; i++) {
       if (hist[i]) {
@@ -154,8 +156,10 @@ static void accuracy(rdContext* ctx, const double full[20]) {
       run(ctx, s8, 1, ref, &st, NULL, NULL, NULL) == RD_OK) {
     double e1 = maxdiff(full, ref), e2 = maxdiff(half, ref), e4 = maxdiff(quarter, ref);
     double eb = maxdiff(full, B3_BEAMDYN);
-    printf("tip u_z over t = 0.05 ... 1, largest difference from h = 0.000625: h = 0.005 %.4f, "
-           "0.0025 %.4f, 0.00125 %.4f (ratios %.2f, %.2f)\n", e1, e2, e4, e1 / e2, e2 / e4);
+    printf(
+        "tip u_z over t = 0.05 ... 1, largest difference from h = 0.000625: h = 0.005 %.4f, "
+        "0.0025 %.4f, 0.00125 %.4f (ratios %.2f, %.2f)\n",
+        e1, e2, e4, e1 / e2, e2 / e4);
     printf("  at h = 0.005 from BeamDyn's 5-node curve: %.4f; at t = 0.05, 0.10: %+.2e, %+.2e\n",
            eb, full[0] - B3_BEAMDYN[0], full[1] - B3_BEAMDYN[1]);
     CHECK_MSG(e1 < 0.25, "error at h = 0.005: %g", e1);  // 11 % of the 2.3 peak: time error

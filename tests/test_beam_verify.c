@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/support/b3_beamdyn.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/b3_beamdyn.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -71,9 +71,10 @@ static void test_composite_dynamic(void) {
     }
     rdStats stt;
     rd_getStats(d, &stt);
-    printf("  B3 dynamic: largest difference %.3e at t = %.2f (%.3f %% of the peak 2.3); "
-           "%ld steps, %ld Newton iterations\n", worst, tw, 100 * worst_rel, (long)stt.steps,
-           (long)stt.newton_iterations);
+    printf(
+        "  B3 dynamic: largest difference %.3e at t = %.2f (%.3f %% of the peak 2.3); "
+        "%ld steps, %ld Newton iterations\n",
+        worst, tw, 100 * worst_rel, (long)stt.steps, (long)stt.newton_iterations);
     // the phase error grows with time (a fixed joint here, a Dirichlet root in BeamDyn)
     CHECK_MSG(worst < 0.05, "largest difference from BeamDyn %.3g", worst);
   }
@@ -90,19 +91,19 @@ static void tip_at_with(rdContext* ctx, const char* load, const char* more, doub
   static const char* const opt[] = {"solver.time_step", "solver.final_time", "solver.atol",
                                     "solver.rtol", NULL};
   double val[4] = {h, tend, 1e-11, 1e-11};
-// h = 0.01 ... 0.00125 against h = 0.01/128 (same discretization, tight Newton tolerances).
-// 150 (1 - cos 20t) / 2: the position is asserted; its second derivative jumps at t = 0, which
-// starts free oscillations of the element's stiff modes that these h do not resolve, and the
-// velocity's observed order is then erratic. 150 (1 - cos 20t)^2 / 4 (three derivatives zero at
-// t = 0): velocity and root reaction converge at order 2 too (docs/verification.md)
+  // h = 0.01 ... 0.00125 against h = 0.01/128 (same discretization, tight Newton tolerances).
+  // 150 (1 - cos 20t) / 2: the position is asserted; its second derivative jumps at t = 0, which
+  // starts free oscillations of the element's stiff modes that these h do not resolve, and the
+  // velocity's observed order is then erratic. 150 (1 - cos 20t)^2 / 4 (three derivatives zero at
+  // t = 0): velocity and root reaction converge at order 2 too (docs/verification.md)
 
 
   rdModel* m = NULL;
   rdData* d = NULL;
   memset(y, 0, 9 * sizeof(double));
   char tf[160];
-  snprintf(tf, sizeof(tf),
-           "time_functions=[{name: smooth, type: expression, expression: '%s'}]", load);
+  snprintf(tf, sizeof(tf), "time_functions=[{name: smooth, type: expression, expression: '%s'}]",
+           load);
   const char* set[] = {tf, "loads.tip_force.function=smooth", more};
   if (open_deck(ctx, "input/beam/composite_dynamic.yaml", set, 3, opt, val, &m, &d) == RD_OK) {
     CHECK_MSG(rd_advance(m, d, tend, NULL, NULL) == RD_OK, "%s", rd_lastError(ctx));
@@ -146,8 +147,8 @@ static void test_temporal_order(void) {
           // smoother load
           if (j == 0 || (l == 1 && k >= 2)) {
             double lo = j > 0 ? 1.8 : (l == 1 && k == 1 ? 1.75 : 1.85);
-            CHECK_MSG(p > lo && p < 2.3,
-                      "load %s: %s observed order %.3f at h = %g", loads[l], what[j], p, h);
+            CHECK_MSG(p > lo && p < 2.3, "load %s: %s observed order %.3f at h = %g", loads[l],
+                      what[j], p, h);
           }
         }
       }
@@ -168,16 +169,16 @@ static void test_lines(void) {
   rdModel* m = NULL;
   rdData* d = NULL;
   if (open_deck(ctx, "tests/decks/good/beam_lines.yaml", NULL, 0, NULL, NULL, &m, &d) == RD_OK) {
-    const double xi7[7] = {-1, -0.830223896278567, -0.468848793470714, 0, 0.468848793470714,
-                           0.830223896278567, 1};
+    const double xi7[7] = {
+        -1, -0.830223896278567, -0.468848793470714, 0, 0.468848793470714, 0.830223896278567, 1};
     double earc = 0, espl = 0, etan = 0, x[3], q[4];
     for (int k = 0; k < 7; k++) {
       char nm[32];
       double phi = 0.25 * PI * (xi7[k] + 1);
       snprintf(nm, sizeof(nm), "arc_%d", k);
       rd_getNodeState(m, d, rd_findNode(m, nm), x, q, NULL, NULL, NULL);
-      earc = fmax(earc, fmax(fabs(x[0] - 10 * cos(phi)), fmax(fabs(x[1] - 10 * sin(phi)),
-                                                               fabs(x[2] - 5))));
+      earc = fmax(
+          earc, fmax(fabs(x[0] - 10 * cos(phi)), fmax(fabs(x[1] - 10 * sin(phi)), fabs(x[2] - 5))));
       // body x = R(q) e1 against the tangent (-sin, cos, 0)
       double bx[3] = {1 - 2 * (q[2] * q[2] + q[3] * q[3]), 2 * (q[1] * q[2] + q[0] * q[3]),
                       2 * (q[1] * q[3] - q[0] * q[2])};
@@ -187,8 +188,10 @@ static void test_lines(void) {
       espl = fmax(espl, fabs(atan2(x[1], x[0]) - phi) * 10);
       espl = fmax(espl, fabs(sqrt(x[0] * x[0] + x[1] * x[1]) - 10));
     }
-    printf("  lines: arc nodes %.2e from the exact GLL points, tangents %.2e; spline through 9 "
-           "points of the circle %.2e\n", earc, etan, espl);
+    printf(
+        "  lines: arc nodes %.2e from the exact GLL points, tangents %.2e; spline through 9 "
+        "points of the circle %.2e\n",
+        earc, etan, espl);
     CHECK_MSG(earc < 1e-12 && etan < 1e-12, "arc %g, tangent %g", earc, etan);
     CHECK_MSG(espl < 2e-2, "spline %g", espl);  // natural ends: zero curvature there
     // twist: the tip node turned by 90 deg about its axis (global y): body y along global z
@@ -210,10 +213,9 @@ static void test_lines(void) {
 // against the p-converged value of the same model (30 nodes: unchanged to 1e-12 from 20 on)
 // and against Bathe & Bolourchi (P = 600 only, OpenFAST r-test README, in this frame)
 
-static const double B2_CONVERGED[3][3] = {
-    {58.778313861462, -22.244341545868, 40.193266442705},
-    {52.237569332835, -18.507675146875, 48.504242138851},
-    {47.149381332940, -15.684298871701, 53.476108140282}};
+static const double B2_CONVERGED[3][3] = {{58.778313861462, -22.244341545868, 40.193266442705},
+                                          {52.237569332835, -18.507675146875, 48.504242138851},
+                                          {47.149381332940, -15.684298871701, 53.476108140282}};
 
 static void test_bend45(void) {
   static const double bb600[3] = {47.2107, -15.8893, 53.4};  // (70.7107, -29.2893) + (-23.5, 13.4)
@@ -233,8 +235,8 @@ static void test_bend45(void) {
       for (int j = 0; j < 3; j++) {
         e = fmax(e, fabs(x[j] - B2_CONVERGED[k - 2][j]));
       }
-      printf("  bend45 P = %3.0f: tip (%.9f, %.9f, %.9f), from converged %.2e\n", 150.0 * k,
-             x[0], x[1], x[2], e);
+      printf("  bend45 P = %3.0f: tip (%.9f, %.9f, %.9f), from converged %.2e\n", 150.0 * k, x[0],
+             x[1], x[2], e);
       CHECK_MSG(e < 1e-6, "P = %g: %g from the converged tip", 150.0 * k, e);
       if (k == 4) {
         double eb = 0;
@@ -285,8 +287,10 @@ static void test_elbow(void) {
         drift = fmax(drift, fabs(ek + ep - e2));
       }
     }
-    printf("  elbow: energy at t = 2 %.8f, largest drift to t = 10 %.3e (relative %.2e); tip "
-           "u_z peak %.4f at t = %.1f\n", e2, drift, drift / e2, zmax, tmax);
+    printf(
+        "  elbow: energy at t = 2 %.8f, largest drift to t = 10 %.3e (relative %.2e); tip "
+        "u_z peak %.4f at t = %.1f\n",
+        e2, drift, drift / e2, zmax, tmax);
     if (e2 < 1e-3) {
       printf("  elbow: rd_getEnergy leaves beams out in this build: energy check skipped\n");
     } else {
@@ -338,9 +342,10 @@ static void test_spinup(void) {
       }
       tr15 = tr;
     }
-    printf("  spin-up: root against theta(t) %.2e; tip from the rigid limit at most %.4f; "
-           "transverse deflection peak %.4f at t = %.1f, %.2e at t = 15\n", eroot, dev, trmin,
-           ttr, tr15);
+    printf(
+        "  spin-up: root against theta(t) %.2e; tip from the rigid limit at most %.4f; "
+        "transverse deflection peak %.4f at t = %.1f, %.2e at t = 15\n",
+        eroot, dev, trmin, ttr, tr15);
     CHECK_MSG(eroot < 1e-8, "root %g from the prescribed rotation", eroot);
     CHECK_MSG(dev < 0.7, "tip %g from the rigid limit", dev);
     CHECK_MSG(trmin < -0.4 && trmin > -0.7 && ttr > 5 && ttr < 9, "peak %g at %g", trmin, ttr);

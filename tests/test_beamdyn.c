@@ -87,7 +87,8 @@ static void run_case(const char* driver, const double D[9]) {
     }
     double g[12], out[12];
     channels(model, data, tip, x0, q0, g);
-    for (int k = 0; k < 4; k++) to_root(D, g + 3 * k, out + 3 * k);
+    for (int k = 0; k < 4; k++)
+      to_root(D, g + 3 * k, out + 3 * k);
     // per component: |ours - BeamDyn| / |BeamDyn|; the torsion components (M_z, c_z, second
     // order in the load: 1e-3 of the bending rotation, 1e-4 of the bending moment) against the
     // size of their vector. Tolerances: about 2.5 times the largest difference measured over
@@ -102,10 +103,10 @@ static void run_case(const char* driver, const double D[9]) {
       if (i == 5 || i == 11) {
         scale = sqrt(r[i - 2] * r[i - 2] + r[i - 1] * r[i - 1] + r[i] * r[i]);
       }
-      printf("  t = %.2f %-4s %+.8e  BeamDyn %+.8e  %s %.1e\n", rd_time(data), nm[i], out[i],
-             r[i], (i == 5 || i == 11) ? "diff/|vector|" : "rel. diff    ", d / scale);
-      CHECK_MSG(d / scale < tol[i], "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data),
-                d / scale, tol[i]);
+      printf("  t = %.2f %-4s %+.8e  BeamDyn %+.8e  %s %.1e\n", rd_time(data), nm[i], out[i], r[i],
+             (i == 5 || i == 11) ? "diff/|vector|" : "rel. diff    ", d / scale);
+      CHECK_MSG(d / scale < tol[i], "%s at t = %.2f: %.2e >= %.0e", nm[i], rd_time(data), d / scale,
+                tol[i]);
     }
     row++;
   }
@@ -131,8 +132,10 @@ static void mutate(const char* src, const char* dst, int line, const char* text)
       fputs(buf, out);
     }
   }
-  if (in) fclose(in);
-  if (out) fclose(out);
+  if (in)
+    fclose(in);
+  if (out)
+    fclose(out);
 }
 
 static void expect_error(const char* driver, int status, const char* where, const char* msg) {
@@ -229,14 +232,18 @@ static void decks_from_files(void) {
   // rotating deck
   d = run_diff("input/beam/nrel5mw_rotating_from_files.yaml", NULL, 0,
                "input/beam/nrel5mw_rotating.yaml", 20);
-  printf("  beamdyn.primary + angular_velocity deck vs imported rotating deck, 20 steps: largest "
-         "difference %.3g\n", d);
+  printf(
+      "  beamdyn.primary + angular_velocity deck vs imported rotating deck, 20 steps: largest "
+      "difference %.3g\n",
+      d);
   CHECK_MSG(d == 0, "nrel5mw_rotating_from_files.yaml gives the imported deck's results bitwise");
   // blade file only, the nodes listed in the deck
   d = run_diff("tests/decks/good/beamdyn_blade_stations.yaml", NULL, 0,
                "input/beam/nrel5mw_gravity_az00.yaml", 20);
-  printf("  sections.beamdyn_blade deck vs imported Az00 deck, 20 steps: largest difference "
-         "%.3g\n", d);
+  printf(
+      "  sections.beamdyn_blade deck vs imported Az00 deck, 20 steps: largest difference "
+      "%.3g\n",
+      d);
   CHECK_MSG(d == 0, "beamdyn_blade_stations.yaml gives the imported deck's results bitwise");
   // the blade frame turned as the Az90 driver's GlbDCM^T (a quarter turn about x): the initial
   // state to roundoff (the rotation goes through a quaternion)
@@ -245,8 +252,10 @@ static void decks_from_files(void) {
       "gravity=[0, 0, -9.8]"};
   d = run_diff("input/beam/nrel5mw_from_files.yaml", az90, 2,
                "input/beam/nrel5mw_gravity_az90.yaml", 0);
-  printf("  beamdyn.orientation (Az90) vs imported Az90 deck, initial state: largest difference "
-         "%.3g\n", d);
+  printf(
+      "  beamdyn.orientation (Az90) vs imported Az90 deck, initial state: largest difference "
+      "%.3g\n",
+      d);
   CHECK_MSG(d >= 0 && d < 1e-14, "beamdyn.orientation places the blade as GlbDCM^T");
 }
 
@@ -263,10 +272,12 @@ static int compare(const char* deck, double tend, char** set, int nset) {
     if (*q == '#') {
       continue;
     }
-    for (int i = 0; i < 19; i++) rows[nrow][i] = strtod(q, &q);
+    for (int i = 0; i < 19; i++)
+      rows[nrow][i] = strtod(q, &q);
     nrow++;
   }
-  if (f) fclose(f);
+  if (f)
+    fclose(f);
   rdContext* ctx = NULL;
   rdModel* model = NULL;
   rdData* data = NULL;
@@ -292,7 +303,8 @@ static int compare(const char* deck, double tend, char** set, int nset) {
       channels(model, data, tip, x0, q0, out);
       printf("t = %.2f\n", rd_time(data));
       double rf[12];  // root force and moment, then (past the node-1 loads) tip u and c
-      for (int i = 0; i < 12; i++) rf[i] = rows[r][1 + i + (i < 6 ? 0 : 6)];
+      for (int i = 0; i < 12; i++)
+        rf[i] = rows[r][1 + i + (i < 6 ? 0 : 6)];
       for (int i = 0; i < 12; i++) {
         double scale = fabs(rf[i]);
         if (i == 5 || i == 11) {
@@ -308,8 +320,10 @@ static int compare(const char* deck, double tend, char** set, int nset) {
   rd_getStats(data, &stats);
   printf("%ld steps, %ld Newton iterations; largest difference per channel:\n", stats.steps,
          stats.newton_iterations);
-  for (int i = 0; i < 12; i++) printf("  %s %.1e\n", nm[i], worst[i]);
-  if (st) printf("%s\n", rd_lastError(ctx));
+  for (int i = 0; i < 12; i++)
+    printf("  %s %.1e\n", nm[i], worst[i]);
+  if (st)
+    printf("%s\n", rd_lastError(ctx));
   rd_destroyData(&data);
   rd_destroyModel(&model);
   rd_destroyContext(&ctx);
@@ -355,7 +369,8 @@ static void malformed_inputs(void) {
   mutate(DATA "beam_props.inp", b, 16, "   5.0E+08    9.729480E+08    0 0 0 0");
   expect_error(cmd, RD_ERR_DECK, "beam_props.inp:14:", "station 1: stiffness is not symmetric");
   // 8: a negative damping factor, at its row
-  mutate(DATA "beam_props.inp", b, 9, "1.0E-03    -1.0E-03    1.0E-03     0.0014      0.0022     0.0022");
+  mutate(DATA "beam_props.inp", b, 9,
+         "1.0E-03    -1.0E-03    1.0E-03     0.0014      0.0022     0.0022");
   expect_error(cmd, RD_ERR_DECK, "beam_props.inp:9:", "damping mu2 must be >= 0");
   remove(cmd);
   remove(p);

@@ -19,8 +19,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/support/dopri_tableau.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/dopri_tableau.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -32,9 +32,11 @@ static const char* deck_dir = "input";
 #define NB 5
 #define G 9.81
 
-static const double jp0[6][3] = {{0, 0, 0}, {1, 0, 0}, {1, -1, 0}, {1, -1, 1}, {0, -1, 1}, {0, 0, 1}};
+static const double jp0[6][3] = {{0, 0, 0},  {1, 0, 0},  {1, -1, 0},
+                                 {1, -1, 1}, {0, -1, 1}, {0, 0, 1}};
 static const double js0[6][3] = {{0, 1, 0}, {0, 0, 1}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 0}};
-static const double bc0[NB][3] = {{0.5, 0, 0}, {1, -0.5, 0}, {1, -1, 0.5}, {0.5, -1, 1}, {0, -0.5, 1}};
+static const double bc0[NB][3] = {
+    {0.5, 0, 0}, {1, -0.5, 0}, {1, -1, 0.5}, {0.5, -1, 1}, {0, -0.5, 1}};
 // rod along axis ax: square section 0.1 m, m = 1 kg, L = 1 m
 static const int bax[NB] = {0, 1, 2, 0, 1};
 #define I_AX (0.01 * 2 / 12)
@@ -85,7 +87,7 @@ typedef struct {
   double R[NB + 1][9], t[NB + 1][3];  // [0]: ground
   double c[NB][3], p[6][3], s[6][3];
   double w[NB + 1][3], al[NB + 1][3], ac[NB][3];  // omega, bias angular / COM acceleration
-  double xF[3], aF[3];                           // F on rod 5: position, bias acceleration
+  double xF[3], aF[3];                            // F on rod 5: position, bias acceleration
 } chain;
 
 static void kin(const double* th, const double* u, chain* k) {
@@ -268,7 +270,8 @@ static void rhs(const double* y, double* f) {
       for (int j = 0; j < NB; j++) {
         double s = 0;
         for (int r = 0; r < 3; r++) {
-          double IJ = Ib[3 * r] * Jw[b][0][j] + Ib[3 * r + 1] * Jw[b][1][j] + Ib[3 * r + 2] * Jw[b][2][j];
+          double IJ =
+              Ib[3 * r] * Jw[b][0][j] + Ib[3 * r + 1] * Jw[b][1][j] + Ib[3 * r + 2] * Jw[b][2][j];
           s += Jv[b][r][i] * Jv[b][r][j] + Jw[b][r][i] * IJ;
         }
         M[i][j] += s;
@@ -580,8 +583,8 @@ static int write_dat(rdContext* ctx, const char* path) {
     ref_output(y, ref, &e);
     p3_of(m1, d1, a);
     p3_of(m2, d2, b);
-    fprintf(f, "%.3f %.12f %.12f %.12f %.4e %.4e %.4e %.4e %.4e %.4e\n", t, ref[0], ref[1],
-            ref[2], a[0] - ref[0], a[1] - ref[1], a[2] - ref[2], b[0] - ref[0], b[1] - ref[1],
+    fprintf(f, "%.3f %.12f %.12f %.12f %.4e %.4e %.4e %.4e %.4e %.4e\n", t, ref[0], ref[1], ref[2],
+            a[0] - ref[0], a[1] - ref[1], a[2] - ref[2], b[0] - ref[0], b[1] - ref[1],
             b[2] - ref[2]);
   }
   fclose(f);
@@ -614,9 +617,10 @@ static void reference(double ref[10][3]) {
   double phi[5], Phi[25];
   kin(y, y + NB, &k);
   closure(&k, phi, Phi, NULL);
-  printf("reference: %ld Dormand-Prince steps to t = 10 (tol 1e-12); P3 differs from tol 1e-13 "
-         "by %.2e; energy drift %.2e; closure residual %.1e\n",
-         steps, rdiff, edrift, fmax(fmax(fabs(phi[0]), fabs(phi[1])), fabs(phi[2])));
+  printf(
+      "reference: %ld Dormand-Prince steps to t = 10 (tol 1e-12); P3 differs from tol 1e-13 "
+      "by %.2e; energy drift %.2e; closure residual %.1e\n",
+      steps, rdiff, edrift, fmax(fmax(fabs(phi[0]), fabs(phi[1])), fabs(phi[2])));
   printf("reference P3(10) = (%.12f, %.12f, %.12f)\n", ref[9][0], ref[9][1], ref[9][2]);
   CHECK(rdiff < 1e-9);
   CHECK(edrift < 1e-9);
@@ -626,8 +630,7 @@ static void reference(double ref[10][3]) {
 // rodrigues: P3 against the reference, order at t = 10, violations over the run; with table,
 // the differences at h = 1e-3 every second
 static void test_order(rdContext* ctx, double ref[10][3], int table) {
-  const char* hs[3] = {"solver.time_step=2e-3", "solver.time_step=1e-3",
-                       "solver.time_step=5e-4"};
+  const char* hs[3] = {"solver.time_step=2e-3", "solver.time_step=1e-3", "solver.time_step=5e-4"};
   double p3[3][10][3], err[3], viol[3], emax[3] = {0};
   for (int i = 0; i < 3; i++) {
     CHECK(run(ctx, hs[i], p3[i], &viol[i]) == RD_OK);
@@ -642,9 +645,10 @@ static void test_order(rdContext* ctx, double ref[10][3], int table) {
         err[i] = es;
       }
     }
-    printf("%s: P3 error at t = 10 %.3e (largest at whole seconds %.3e), largest joint "
-           "violation over the run %.2e\n",
-           hs[i], err[i], emax[i], viol[i]);
+    printf(
+        "%s: P3 error at t = 10 %.3e (largest at whole seconds %.3e), largest joint "
+        "violation over the run %.2e\n",
+        hs[i], err[i], emax[i], viol[i]);
     CHECK(viol[i] < 1e-9);
   }
   for (int i = 1; i < 3; i++) {

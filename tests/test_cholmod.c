@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/model/data_impl.h"
-#include "tests/support/models.h"
 #include "solver/linsol.h"
+#include "src/model/data_impl.h"
 #include "src/model/options.h"
+#include "tests/support/models.h"
 #include "tests/test_macros.h"
 
 // n x n symmetric sparse CSC matrix, diagonally dominant (SPD), full pattern stored
@@ -122,8 +122,8 @@ static void linsol_level(rdContext* ctx) {
 
 
 // lattice run with a backend: final positions and velocities, Newton iterations
-static int lattice_run(const char* method, const char* linsol, double c, double* out,
-                       long* iters, char* err, int errsize) {
+static int lattice_run(const char* method, const char* linsol, double c, double* out, long* iters,
+                       char* err, int errsize) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   rdSpec* s = model_lattice(ctx, 4, 3, 3, 0.3, c);
@@ -206,10 +206,10 @@ static void auto_choice(void) {
   CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 0)) == RD_LINSOL_CHOLMOD);  // 1029 unknowns
   CHECK(chosen(model_lattice(ctx, 4, 3, 3, 0.3, 0)) == RD_LINSOL_KLU);      // 108: too small
   // dampers: not symmetric; KLU on a small mesh, UMFPACK once the fill is mesh-like
-  CHECK(chosen(model_lattice(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);      // 375 unknowns
-  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);  // 1029
-  CHECK(chosen(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);   // joints
-  CHECK(chosen(model_chain(ctx, 2000, 0)) == RD_LINSOL_KLU);             // 22000, banded
+  CHECK(chosen(model_lattice(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);        // 375 unknowns
+  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);    // 1029
+  CHECK(chosen(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);  // joints
+  CHECK(chosen(model_chain(ctx, 2000, 0)) == RD_LINSOL_KLU);                  // 22000, banded
   rdSpec* s = model_lattice(ctx, 7, 7, 7, 0.3, 0);
   rds_setOption(s, "solver.linear_solver", "umfpack");
   rdModel* m = NULL;

@@ -4,8 +4,8 @@
 // (rd_stepBegin / rd_setNodeLoad / rd_stepEnd) and its misuse.
 #include <string.h>
 
-#include "tests/support/ga_fd.h"
 #include "rodrigues/rodrigues.h"
+#include "tests/support/ga_fd.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -143,8 +143,7 @@ static int add_node(rdSpec* s, const char* name, int kind, double x, double y, d
   n.position[1] = y;
   n.position[2] = z;
   if (quat) {
-    double nq = sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] +
-                     quat[3] * quat[3]);
+    double nq = sqrt(quat[0] * quat[0] + quat[1] * quat[1] + quat[2] * quat[2] + quat[3] * quat[3]);
     for (int k = 0; k < 4; k++) {
       n.orientation[k] = quat[k] / nq;
     }
@@ -215,14 +214,13 @@ static void test_load_jacobian_fd(rdContext* ctx) {
 // a point mass, and a spring-damper along the line of two nodes
 
 typedef struct {
-  double mass, J[9];   // body: inertia about the node, body frame
-  double k, c, l0;     // spring
-  int explicit_;       // 1: leave K, C, M zero
+  double mass, J[9];  // body: inertia about the node, body frame
+  double k, c, l0;    // spring
+  int explicit_;      // 1: leave K, C, M zero
 } userPar;
 
 static int user_body(double t, int n, const int* nodes, const double* pose, const double* vel,
-                     const double* acc, double* res, double* K, double* C, double* M,
-                     void* user) {
+                     const double* acc, double* res, double* K, double* C, double* M, void* user) {
   const userPar* p = user;
   (void)t;
   (void)n;
@@ -276,8 +274,7 @@ static int user_body(double t, int n, const int* nodes, const double* pose, cons
 
 
 static int user_mass(double t, int n, const int* nodes, const double* pose, const double* vel,
-                     const double* acc, double* res, double* K, double* C, double* M,
-                     void* user) {
+                     const double* acc, double* res, double* K, double* C, double* M, void* user) {
   const userPar* p = user;
   (void)t;
   (void)n;
@@ -346,8 +343,7 @@ static int user_spring(double t, int n, const int* nodes, const double* pose, co
 }
 
 
-static userPar body_par = {2.5, {0.4, 0.05, -0.02, 0.05, 0.7, 0.03, -0.02, 0.03, 0.9}, 0, 0, 0,
-                           0};
+static userPar body_par = {2.5, {0.4, 0.05, -0.02, 0.05, 0.7, 0.03, -0.02, 0.03, 0.9}, 0, 0, 0, 0};
 static userPar mass_par = {1.5, {0}, 0, 0, 0, 0};
 static userPar spring_par = {0, {0}, 40, 0.3, 0.6, 0};
 
@@ -461,8 +457,10 @@ static void test_user_elements(rdContext* ctx) {
   CHECK_MSG(nu == nb, "Newton iterations %ld (user) vs %ld (built in)", nu, nb);
   CHECK_MSG(de < 1e-8, "explicit user spring vs built-in: %.3e", de);
   CHECK_MSG(ne > nb, "explicit spring: %ld Newton iterations vs %ld", ne, nb);
-  printf("user elements: |user - built-in| = %.2e (%ld vs %ld Newton iterations); explicit "
-         "spring %.2e (%ld)\n", du, nu, nb, de, ne);
+  printf(
+      "user elements: |user - built-in| = %.2e (%ld vs %ld Newton iterations); explicit "
+      "spring %.2e (%ld)\n",
+      du, nu, nb, de, ne);
   // rigid steppers refuse user elements with a clear message
   rdModel* m = NULL;
   rdData* d = NULL;
@@ -487,7 +485,7 @@ static void test_user_elements(rdContext* ctx) {
   rdUserElementDef raw;
   memset(&raw, 0, sizeof(raw));
   raw.name = "raw";
-  CHECK(rds_addUserElement(s, &raw) == RD_ERR_ARG);  // not from the default
+  CHECK(rds_addUserElement(s, &raw) == RD_ERR_ARG);       // not from the default
   CHECK(rd_compile(s, &m) == RD_ERR_MODEL || m == NULL);  // node 7 undefined
   rd_destroySpec(&s);
 }
@@ -509,8 +507,8 @@ static int host_spring(double t, int n, const int* nodes, const double* pose, co
 }
 
 
-static int host_spring_jac(double t, int n, const int* nodes, const double* pose,
-                           const double* vel, double* dfdx, double* dfdv, void* user) {
+static int host_spring_jac(double t, int n, const int* nodes, const double* pose, const double* vel,
+                           double* dfdx, double* dfdv, void* user) {
   (void)t;
   (void)nodes;
   (void)vel;
@@ -574,11 +572,12 @@ static void test_static(rdContext* ctx) {
   CHECK_NEAR(5 - 20 * x1[0] - 3 * x1[0] * x1[0] * x1[0], 0, 1e-12);
   CHECK(n1 <= 8);
   if (s0) {
-    printf("static host stiffness: %ld Newton iterations with the Jacobian; without it the "
-           "matrix is singular (expected)\n", n1);
+    printf(
+        "static host stiffness: %ld Newton iterations with the Jacobian; without it the "
+        "matrix is singular (expected)\n",
+        n1);
   } else {
-    printf("static host stiffness: %ld Newton iterations with the Jacobian, %ld without\n", n1,
-           n0);
+    printf("static host stiffness: %ld Newton iterations with the Jacobian, %ld without\n", n1, n0);
   }
   CHECK(s0 != RD_OK || n0 > n1);
 }
@@ -702,7 +701,7 @@ static void test_split_redo(rdContext* ctx) {
   host.refuse = 1;
   int st = rd_stepEnd(m, d);
   CHECK(st == RD_RECOVER_CALLBACK);
-  CHECK(same_state(m, d, ref));  // back at t, bit for bit
+  CHECK(same_state(m, d, ref));             // back at t, bit for bit
   CHECK(rd_stepEnd(m, d) == RD_ERR_STATE);  // the step is over
   host.refuse = 0;
   for (int k = 0; k < 2; k++) {
@@ -770,7 +769,7 @@ static void test_misuse(rdContext* ctx) {
   CHECK(rd_setNodeLoad(m, d, -1, f, f) == RD_ERR_ARG);
   CHECK(rd_setNodeLoad(m, d, 1, f, f) == RD_ERR_ARG);
   CHECK(rd_setNodeLoad(m, d, 0, bad, NULL) == RD_ERR_ARG);
-  CHECK(rd_stepBegin(m, d, 0) == RD_OK);  // 0: the model's time step
+  CHECK(rd_stepBegin(m, d, 0) == RD_OK);            // 0: the model's time step
   CHECK(rd_stepBegin(m, d, 1e-3) == RD_ERR_STATE);  // twice
   CHECK(rd_step(m, d, 1e-3) == RD_ERR_STATE);
   CHECK(rd_advance(m, d, 1, NULL, NULL) == RD_ERR_STATE);

@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/io/deck_impl.h"
-#include "tests/support/fail_alloc.h"
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
+#include "src/io/deck_impl.h"
 #include "src/model/spec_impl.h"
+#include "tests/support/fail_alloc.h"
 #include "tests/test_macros.h"
 
 #define BAD_DIR "tests/decks/bad"
@@ -67,16 +67,16 @@ static void test_pendulum(rdContext* ctx) {
   CHECK_MSG(near(spec->gravity[2], -9.81), "pendulum: gravity");
   CHECK_MSG(spec->outputs.count == 1, "pendulum: output nodes");
   CHECK_MSG(!strcmp(rd_specOrigin(spec, RD_OBJ_ELEMENT, 0), "input/pendulum.yaml:26:5"),
-        "pendulum: element origin '%s'", rd_specOrigin(spec, RD_OBJ_ELEMENT, 0));
+            "pendulum: element origin '%s'", rd_specOrigin(spec, RD_OBJ_ELEMENT, 0));
   rdModel* model = NULL;
   int st = rd_compile(spec, &model);
   CHECK_MSG(st == RD_OK, "pendulum: compile: %s", rd_lastError(ctx));
   rdModelInfo info;
   if (st == RD_OK && rd_modelInfo(model, &info) == RD_OK) {
     CHECK_MSG(info.nnode == 1 && info.nrigid_body == 1 && info.njoint == 1 && info.ndof == 6 &&
-              info.nconstraint == 3 && info.noutput == 1,
-          "pendulum: model sizes %d %d %d %d %d %d", info.nnode, info.nrigid_body, info.njoint,
-          info.ndof, info.nconstraint, info.noutput);
+                  info.nconstraint == 3 && info.noutput == 1,
+              "pendulum: model sizes %d %d %d %d %d %d", info.nnode, info.nrigid_body, info.njoint,
+              info.ndof, info.nconstraint, info.noutput);
     CHECK_MSG(near(rd_getOptionReal(model, "output.every"), 10), "pendulum: output.every");
   }
   rd_destroyModel(&model);
@@ -91,21 +91,21 @@ static void test_heavy_top(rdContext* ctx) {
   }
   char buf[64];
   CHECK_MSG(rds_getOption(spec, "solver.method", buf, sizeof(buf)) == RD_OK &&
-            !strcmp(buf, "generalized_alpha"),
-        "heavy top: method");
+                !strcmp(buf, "generalized_alpha"),
+            "heavy top: method");
   CHECK_MSG(near(spec->opt.time_step, 2e-4) && near(spec->opt.final_time, 2) &&
-            near(spec->opt.rho_inf, 0.9),
-        "heavy top: solver options");
+                near(spec->opt.rho_inf, 0.9),
+            "heavy top: solver options");
   const rdNodeDef* n = node(spec, 0);
   CHECK_MSG(n->angular_velocity_frame == RD_FRAME_BODY && near(n->angular_velocity[1], 150) &&
-            near(n->velocity[0], 4.61538) && near(n->position[1], 1),
-        "heavy top: node state");
+                near(n->velocity[0], 4.61538) && near(n->position[1], 1),
+            "heavy top: node state");
   const rdRigidBodyDef* b = &elem(spec, 0)->u.body;
   CHECK_MSG(near(b->mass, 15) && near(b->inertia[0], 0.234375) && near(b->inertia[4], 0.46875) &&
-            b->inertia[1] == 0,
-        "heavy top: body");
+                b->inertia[1] == 0,
+            "heavy top: body");
   CHECK_MSG(joint(spec, 0)->type == RD_JOINT_SPHERICAL && joint(spec, 0)->node[1] == RD_GROUND,
-        "heavy top: joint");
+            "heavy top: joint");
   rdModel* model = NULL;
   CHECK_MSG(rd_compile(spec, &model) == RD_OK, "heavy top: compile: %s", rd_lastError(ctx));
   rd_destroyModel(&model);
@@ -120,44 +120,44 @@ static void test_all_features(rdContext* ctx) {
     return;
   }
   CHECK_MSG(rds_count(s, RD_OBJ_NODE) == 5 && rds_count(s, RD_OBJ_TIMEFN) == 4 &&
-            rds_count(s, RD_OBJ_ELEMENT) == 5 && rds_count(s, RD_OBJ_JOINT) == 10 &&
-            rds_count(s, RD_OBJ_LOAD) == 2 && rds_count(s, RD_OBJ_TORQUE) == 2,
-        "all_features: counts %d %d %d %d %d %d", rds_count(s, RD_OBJ_NODE),
-        rds_count(s, RD_OBJ_TIMEFN), rds_count(s, RD_OBJ_ELEMENT), rds_count(s, RD_OBJ_JOINT),
-        rds_count(s, RD_OBJ_LOAD), rds_count(s, RD_OBJ_TORQUE));
+                rds_count(s, RD_OBJ_ELEMENT) == 5 && rds_count(s, RD_OBJ_JOINT) == 10 &&
+                rds_count(s, RD_OBJ_LOAD) == 2 && rds_count(s, RD_OBJ_TORQUE) == 2,
+            "all_features: counts %d %d %d %d %d %d", rds_count(s, RD_OBJ_NODE),
+            rds_count(s, RD_OBJ_TIMEFN), rds_count(s, RD_OBJ_ELEMENT), rds_count(s, RD_OBJ_JOINT),
+            rds_count(s, RD_OBJ_LOAD), rds_count(s, RD_OBJ_TORQUE));
   // rotation vector (0, 0, pi/2), quaternion, and a matrix of the same rotation
   double h = sqrt(0.5);
   for (int i = 0; i < 3; i++) {
     const double* q = node(s, i)->orientation;
     CHECK_MSG(fabs(q[0] - h) < 1e-9 && fabs(q[3] - h) < 1e-9 && fabs(q[1]) < 1e-12,
-          "all_features: orientation of node %d = (%g %g %g %g)", i, q[0], q[1], q[2], q[3]);
+              "all_features: orientation of node %d = (%g %g %g %g)", i, q[0], q[1], q[2], q[3]);
   }
   CHECK_MSG(node(s, 3)->kind == RD_NODE_POINT, "all_features: point node");
   // inertia about the node, moved to the centre of mass: J - m(|c|^2 I - c c^T)
   const rdRigidBodyDef* b = &elem(s, 0)->u.body;
   CHECK_MSG(near(b->inertia[0], 10 - 2 * 1) && near(b->inertia[4], 8) && near(b->inertia[8], 10),
-        "all_features: parallel axis %g %g %g", b->inertia[0], b->inertia[4], b->inertia[8]);
+            "all_features: parallel axis %g %g %g", b->inertia[0], b->inertia[4], b->inertia[8]);
   const rdSpringDef* sp = &elem(s, 2)->u.spring;
   CHECK_MSG(sp->node[1] == RD_GROUND && near(sp->anchor[2], 3) && near(sp->stiffness[0], 100) &&
-            near(sp->stiffness[2], 5) && sp->rest_length == -1,
-        "all_features: spring to ground");
+                near(sp->stiffness[2], 5) && sp->rest_length == -1,
+            "all_features: spring to ground");
   const rdSpringDef* sp2 = &elem(s, 3)->u.spring;
   CHECK_MSG(sp2->node[1] == 1 && near(sp2->stiffness[0], 50) && sp2->stiffness[1] == 0 &&
-            near(sp2->rest_length, 0.5),
-        "all_features: spring between nodes");
+                near(sp2->rest_length, 0.5),
+            "all_features: spring between nodes");
   const rdBushingDef* bu = &elem(s, 4)->u.bushing;
   CHECK_MSG(near(bu->stiffness[0], 1) && near(bu->stiffness[35], 6) && bu->stiffness[1] == 0 &&
-            bu->damping[0] == 0,
-        "all_features: bushing");
+                bu->damping[0] == 0,
+            "all_features: bushing");
   const rdJointDef* rev = joint(s, 3);
   CHECK_MSG(rev->type == RD_JOINT_REVOLUTE && near(rev->axis[2], 1) && rev->angle_fn == 1 &&
-            rev->torque_fn == 0 && near(rev->torque, 2),
-        "all_features: revolute (axis normalized, time functions)");
+                rev->torque_fn == 0 && near(rev->torque, 2),
+            "all_features: revolute (axis normalized, time functions)");
   CHECK_MSG(near(joint(s, 2)->point[0], 1) && near(joint(s, 2)->point[1], 2),
-        "all_features: point defaults to the node position");
+            "all_features: point defaults to the node position");
   const rdJointDef* pre = joint(s, 8);
   CHECK_MSG(pre->motion_fn[0] == 3 && pre->motion_fn[5] == 2 && pre->motion_fn[1] == RD_NO_TIMEFN,
-        "all_features: prescribed motion");
+            "all_features: prescribed motion");
   rdModel* model = NULL;
   CHECK_MSG(rd_compile(s, &model) == RD_OK, "all_features: compile: %s", rd_lastError(ctx));
   rd_destroyModel(&model);
@@ -232,8 +232,8 @@ static void test_beamdyn_sections(rdContext* ctx) {
     }
     CHECK_MSG(same && ns == 49, "beamdyn_blade: the imported deck's 49 stations and damping");
     CHECK_MSG(ba->nnode == 6 && rds_count(a, RD_OBJ_NODE) == 6 &&
-              !strcmp(node(a, 5)->name, "blade_5") && node(a, 5)->position[2] == 62.5,
-          "beamdyn_blade: the deck's generated nodes");
+                  !strcmp(node(a, 5)->name, "blade_5") && node(a, 5)->position[2] == 62.5,
+              "beamdyn_blade: the deck's generated nodes");
     // the documented frame conversion: twist -90 - phi gives BeamDyn's section frame at the
     // ends (phi = 13.308 and 0 deg), where the imported deck has BeamDyn's own frames
     double e = 0;
@@ -242,11 +242,11 @@ static void test_beamdyn_sections(rdContext* ctx) {
         e = fmax(e, fabs(node(a, k)->orientation[j] - node(b, k)->orientation[j]));
       }
     }
-    CHECK_MSG(e < 1e-15, "beamdyn_blade: end frames of the twisted straight blade = BeamDyn's (%.3g)",
-          e);
+    CHECK_MSG(e < 1e-15,
+              "beamdyn_blade: end frames of the twisted straight blade = BeamDyn's (%.3g)", e);
     CHECK_MSG(!strcmp(rd_specOrigin(a, RD_OBJ_BEAM, 0),
-                  "tests/decks/good/beamdyn_blade_straight.yaml:9:5"),
-          "beamdyn_blade: origin %s", rd_specOrigin(a, RD_OBJ_BEAM, 0));
+                      "tests/decks/good/beamdyn_blade_straight.yaml:9:5"),
+              "beamdyn_blade: origin %s", rd_specOrigin(a, RD_OBJ_BEAM, 0));
   }
   rd_destroySpec(&a);
   rd_destroySpec(&b);
@@ -256,13 +256,14 @@ static void test_beamdyn_sections(rdContext* ctx) {
 static void test_api_errors(rdContext* ctx) {
   rdSpec* spec = (rdSpec*)&spec;
   CHECK_MSG(rd_readDeck(ctx, "no/such/deck.yaml", NULL, 0, &spec) == RD_ERR_IO && !spec,
-        "missing file -> RD_ERR_IO");
+            "missing file -> RD_ERR_IO");
   CHECK_MSG(!strncmp(rd_lastError(ctx), "no/such/deck.yaml: cannot open", 30), "missing file: %s",
-        rd_lastError(ctx));
+            rd_lastError(ctx));
   CHECK_MSG(rd_readDeck(ctx, NULL, NULL, 0, &spec) == RD_ERR_ARG, "NULL path");
   CHECK_MSG(rd_readDeck(ctx, "input/pendulum.yaml", NULL, 1, &spec) == RD_ERR_ARG,
-        "overrides NULL with noverride > 0");
-  CHECK_MSG(rd_readDeck(NULL, "input/pendulum.yaml", NULL, 0, &spec) == RD_ERR_HANDLE, "NULL context");
+            "overrides NULL with noverride > 0");
+  CHECK_MSG(rd_readDeck(NULL, "input/pendulum.yaml", NULL, 0, &spec) == RD_ERR_HANDLE,
+            "NULL context");
 }
 
 
@@ -270,19 +271,19 @@ static void test_helpers(void) {
   double J[9] = {3, 0, 0, 0, 4, 0, 0, 0, 5}, c[3] = {1, 2, 0}, Jc[9];
   rd_deckInertiaToCom(Jc, J, 2, c);
   // m(|c|^2 I - c c^T) = 2 [[4, -2, 0], [-2, 1, 0], [0, 0, 5]]
-  CHECK_MSG(near(Jc[0], -5) && near(Jc[1], 4) && near(Jc[4], 2) && near(Jc[8], -5) && near(Jc[3], 4),
-        "parallel-axis theorem");
+  CHECK_MSG(
+      near(Jc[0], -5) && near(Jc[1], 4) && near(Jc[4], 2) && near(Jc[8], -5) && near(Jc[3], 4),
+      "parallel-axis theorem");
   double R[9] = {0, -1, 0, 1, 0, 0, 0, 0, 1}, q[4], defect;
   CHECK_MSG(rd_deckMatrixToQuat(q, R, &defect) == 0 && fabs(q[0] - sqrt(0.5)) < 1e-12 &&
-            fabs(q[3] - sqrt(0.5)) < 1e-12,
-        "matrix to quaternion");
+                fabs(q[3] - sqrt(0.5)) < 1e-12,
+            "matrix to quaternion");
   double F[9] = {1, 0, 0, 0, 1, 0, 0, 0, -1};
   CHECK_MSG(rd_deckMatrixToQuat(q, F, &defect) < 0 && near(defect, 2), "reflection rejected");
 }
 
 // ---------------------------------------------------------------------------------------------
 // allocation failures: every one must give RD_ERR_NOMEM, no spec and no leak
-
 
 
 static void test_alloc_failures(void) {
@@ -315,7 +316,7 @@ static void test_alloc_failures(void) {
       rd_destroySpec(&spec);
     }
     CHECK_MSG(ok && !bad, "%s: allocation failures: %d wrong statuses, finished %d", decks[k], bad,
-          ok);
+              ok);
   }
   rd_destroyContext(&ctx);
 }
@@ -406,7 +407,7 @@ static void test_bad_decks(rdContext* ctx) {
     }
     const char* err = deck_error(ctx, path, &b);
     CHECK_MSG(err && matches(path, &b, err), "%s: expected '%s', got '%s'", path, b.expect,
-          err ? err : "no error");
+              err ? err : "no error");
   }
   free(list);
 }

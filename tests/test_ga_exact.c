@@ -21,8 +21,7 @@ static rdSpec* spec(rdContext* ctx, double rho, double h) {
 }
 
 
-static int rigid_node(rdSpec* s, const char* name, const double W[3], double m,
-                      const double J[3]) {
+static int rigid_node(rdSpec* s, const char* name, const double W[3], double m, const double J[3]) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = name;
   n.angular_velocity_frame = RD_FRAME_BODY;

@@ -24,8 +24,7 @@ static void run(double rho, double h, const char* form, double* eu, double* eq) 
   *eu = *eq = 1e30;
   rdSpec* s = model_heavyTopAlpha(ctx, rho, h, NULL);
   rds_setOption(s, "solver.formulation", form);
-  if (model_make(s, &m, &d) == 0 &&
-      rd_advance(m, d, 2.0, NULL, NULL) == RD_OK) {
+  if (model_make(s, &m, &d) == 0 && rd_advance(m, d, 2.0, NULL, NULL) == RD_OK) {
     double x[3], q[4];
     rd_getNodeState(m, d, 0, x, q, NULL, NULL, NULL);
     x[1] -= 1;

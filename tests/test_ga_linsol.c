@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/model/data_impl.h"
-#include "tests/support/models.h"
 #include "solver/linsol.h"
+#include "src/model/data_impl.h"
 #include "src/model/options.h"
+#include "tests/support/models.h"
 #include "tests/test_macros.h"
 
 // n x n saddle-point-like CSC test matrix: unsymmetric block [A B^T; B 0] with nb multipliers
@@ -93,7 +93,8 @@ static void conformance(rdContext* ctx, int kind, const char* name) {
     // singular: a multiplier column equal to another one
     int c1 = n - 1, c2 = n - 2;
     int len = Ap[c1 + 1] - Ap[c1];
-    if (len == Ap[c2 + 1] - Ap[c2] && !memcmp(Ai + Ap[c1], Ai + Ap[c2], (size_t)len * sizeof(int))) {
+    if (len == Ap[c2 + 1] - Ap[c2] &&
+        !memcmp(Ai + Ap[c1], Ai + Ap[c2], (size_t)len * sizeof(int))) {
       memcpy(Ax + Ap[c1], Ax + Ap[c2], (size_t)len * sizeof(double));
       int st = rd_linsolFactor(s, Ax);
       CHECK_MSG(st == RD_RECOVER_SINGULAR, "%s: singular matrix gives %d", name, st);
@@ -129,9 +130,9 @@ static void klu_stale_pivots(rdContext* ctx) {
   double e = fmax(fabs(b[0] - x[0]), fabs(b[1] - x[1]));
   printf("klu stale pivots: refactorizations %ld, full %ld -> %ld, rejected %ld, error %.3e\n",
          refactors, fulls, s->nfactor, s->nrefactor_rejected, e);
-  CHECK(refactors == 1);                 // the refactorization itself was accepted ...
-  CHECK(s->nrefactor_rejected == 1);     // ... and its solve found inaccurate
-  CHECK(s->nfactor == fulls + 1);        // factored afresh
+  CHECK(refactors == 1);              // the refactorization itself was accepted ...
+  CHECK(s->nrefactor_rejected == 1);  // ... and its solve found inaccurate
+  CHECK(s->nfactor == fulls + 1);     // factored afresh
   CHECK_MSG(e < 1e-15, "error %.3e", e);
   // the next solve uses the fresh factors, unchecked
   double b2[2] = {1, 1};
@@ -181,8 +182,7 @@ static void same_trajectory(void) {
   for (int i = 0; i < 13; i++) {
     e = fmax(e, fabs(x[i] - ref[i]) / (1 + fabs(ref[i])));
   }
-  printf("modified Newton: %ld factorizations (full Newton %ld), difference %.3e\n", nf, nf_ref,
-         e);
+  printf("modified Newton: %ld factorizations (full Newton %ld), difference %.3e\n", nf, nf_ref, e);
   CHECK(nf < nf_ref);
   // modified Newton stops within the Newton tolerance (atol 1e-10 here), full Newton far inside
   // it; the velocities carry the difference times gamma / (beta h) = 2000 (test_ga_modified.c

@@ -31,7 +31,7 @@ typedef struct {
   const char* linsol;
   const char* formulation;
   int modified;
-  double tol_scale;   // atol and rtol times this (1: the model's)
+  double tol_scale;  // atol and rtol times this (1: the model's)
 } runSpec;
 
 
@@ -102,14 +102,14 @@ static void compare(const char* model, const char* linsol, const char* formulati
   double spf = (double)sf.steps, spm = (double)sm.steps;
   double qf = diff(full, ref, nnode, 0), qm = diff(mod, ref, nnode, 0);
   double vf = diff(full, ref, nnode, 1), vm = diff(mod, ref, nnode, 1);
-  printf("%-5s %-7s %-10s full: %.2f it/step %.3f fact/step | modified: %.2f it/step %.3f "
-         "fact/step | error/tol q %.2g %.2g, v h %.2g %.2g\n",
-         model, linsol, formulation, (double)sf.newton_iterations / spf, (double)ff / spf,
-         (double)sm.newton_iterations / spm, (double)fm / spm, qf, qm, vf * h, vm * h);
+  printf(
+      "%-5s %-7s %-10s full: %.2f it/step %.3f fact/step | modified: %.2f it/step %.3f "
+      "fact/step | error/tol q %.2g %.2g, v h %.2g %.2g\n",
+      model, linsol, formulation, (double)sf.newton_iterations / spf, (double)ff / spf,
+      (double)sm.newton_iterations / spm, (double)fm / spm, qf, qm, vf * h, vm * h);
   CHECK(sm.steps == sf.steps);
   // the factorization is kept across steps: far fewer than one per step
-  CHECK_MSG(fm * 4 < ff, "%s %s %s: %ld vs %ld factorizations", model, linsol, formulation, fm,
-            ff);
+  CHECK_MSG(fm * 4 < ff, "%s %s %s: %ld vs %ld factorizations", model, linsol, formulation, fm, ff);
   // the same solution to the Newton tolerance. Full Newton converges quadratically and lands
   // far inside it; modified Newton stops within it, so after n steps the positions may differ
   // by up to n tolerances (required: a tenth of that). The norm measures the increments of the
@@ -143,8 +143,8 @@ static void test_new_h(void) {
     CHECK(rd_step(m, d, k % 2 ? 2e-4 : 1e-4) == RD_OK);
     every &= d->stats.factorizations > f;
   }
-  printf("factorizations: %ld in 50 steps at h, %ld in 10 steps alternating h and h / 2\n",
-         f1 - f0, d->stats.factorizations - f1);
+  printf("factorizations: %ld in 50 steps at h, %ld in 10 steps alternating h and h / 2\n", f1 - f0,
+         d->stats.factorizations - f1);
   CHECK(f1 - f0 < 25);
   CHECK(every);
   // rd_initialize refactors too

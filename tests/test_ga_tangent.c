@@ -24,8 +24,10 @@ static rdSpec* base(rdContext* ctx, int kindA, int kindB) {
   n.position[2] = -0.2;
   if (kindA == RD_NODE_RIGID) {
     double q[4] = {0.9, 0.1, -0.3, 0.2}, nq = 0;
-    for (int k = 0; k < 4; k++) nq += q[k] * q[k];
-    for (int k = 0; k < 4; k++) n.orientation[k] = q[k] / sqrt(nq);
+    for (int k = 0; k < 4; k++)
+      nq += q[k] * q[k];
+    for (int k = 0; k < 4; k++)
+      n.orientation[k] = q[k] / sqrt(nq);
   }
   rds_addNode(s, &n);
   n = rd_defaultNodeDef();
@@ -36,8 +38,10 @@ static rdSpec* base(rdContext* ctx, int kindA, int kindB) {
   n.position[2] = 0.2;
   if (kindB == RD_NODE_RIGID) {
     double q[4] = {0.7, -0.2, 0.5, 0.4}, nq = 0;
-    for (int k = 0; k < 4; k++) nq += q[k] * q[k];
-    for (int k = 0; k < 4; k++) n.orientation[k] = q[k] / sqrt(nq);
+    for (int k = 0; k < 4; k++)
+      nq += q[k] * q[k];
+    for (int k = 0; k < 4; k++)
+      n.orientation[k] = q[k] / sqrt(nq);
   }
   rds_addNode(s, &n);
   double g[3] = {0.3, -1, -9.81};
@@ -52,7 +56,8 @@ static void body(rdSpec* s, const char* name, int node, double cx, double cz) {
   b.node = node;
   b.mass = 2.5;
   double J[9] = {0.4, 0.05, -0.02, 0.05, 0.7, 0.03, -0.02, 0.03, 0.9};
-  for (int k = 0; k < 9; k++) b.inertia[k] = J[k];
+  for (int k = 0; k < 9; k++)
+    b.inertia[k] = J[k];
   b.com[0] = cx;
   b.com[1] = -0.2;
   b.com[2] = cz;
@@ -311,8 +316,7 @@ static void stabilized_blocks(void) {
     CHECK_MSG(st == 0, "%s: %s", cases[k].name, rd_lastError(ctx));
     // moving joints: phi_t is itself a central difference (step 1e-6 in t), so the outer
     // differences need a larger step and a looser bound
-    int moving = cases[k].type == RD_JOINT_PRESCRIBED ||
-                 cases[k].type == RD_JOINT_ROTATION_CONTROL;
+    int moving = cases[k].type == RD_JOINT_PRESCRIBED || cases[k].type == RD_JOINT_ROTATION_CONTROL;
     for (unsigned seed = 1; !st && seed <= 3; seed++) {
       double e = stab_fd(m, d, 0.37, seed, moving ? 1e-4 : 1e-6);
       CHECK_MSG(e < (moving ? 1e-6 : 1e-7), "%s: stabilized blocks, relative mismatch %.3e",

@@ -80,24 +80,29 @@ static void mat_mul(double C[9], const double A[9], const double B[9]) {
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j)
       t[3 * i + j] = A[3 * i] * B[j] + A[3 * i + 1] * B[3 + j] + A[3 * i + 2] * B[6 + j];
-  for (int k = 0; k < 9; ++k) C[k] = t[k];
+  for (int k = 0; k < 9; ++k)
+    C[k] = t[k];
 }
 
 static void mat_transpose(double B[9], const double A[9]) {
   double t[9];
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) t[3 * j + i] = A[3 * i + j];
-  for (int k = 0; k < 9; ++k) B[k] = t[k];
+    for (int j = 0; j < 3; ++j)
+      t[3 * j + i] = A[3 * i + j];
+  for (int k = 0; k < 9; ++k)
+    B[k] = t[k];
 }
 
 static void mat_vec(double y[3], const double A[9], const double x[3]) {
   double t[3];
-  for (int i = 0; i < 3; ++i) t[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
+  for (int i = 0; i < 3; ++i)
+    t[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2];
   y[0] = t[0], y[1] = t[1], y[2] = t[2];
 }
 
 static void mat_identity(double I[9]) {
-  for (int k = 0; k < 9; ++k) I[k] = (k % 4 == 0) ? 1.0 : 0.0;
+  for (int k = 0; k < 9; ++k)
+    I[k] = (k % 4 == 0) ? 1.0 : 0.0;
 }
 
 static double mat_det(const double A[9]) {
@@ -108,7 +113,8 @@ static double mat_det(const double A[9]) {
 static double max_abs(const double* a, int n) {
   double m = 0.0;
   for (int k = 0; k < n; ++k)
-    if (fabs(a[k]) > m) m = fabs(a[k]);
+    if (fabs(a[k]) > m)
+      m = fabs(a[k]);
   return m;
 }
 
@@ -116,7 +122,8 @@ static double max_diff(const double* a, const double* b, int n) {
   double m = 0.0;
   for (int k = 0; k < n; ++k) {
     double d = fabs(a[k] - b[k]);
-    if (!(d <= m)) m = d;  // propagates NaN as a failure
+    if (!(d <= m))
+      m = d;  // propagates NaN as a failure
   }
   return m;
 }
@@ -150,24 +157,28 @@ static double quat_dist(const double a[4], const double b[4]) {
 static void test_skew(Rng* r) {
   for (int it = 0; it < 200; ++it) {
     double v[3], w[3], S[9], Sw[3], St[9], u[3];
-    for (int k = 0; k < 3; ++k) v[k] = rng_normal(r), w[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      v[k] = rng_normal(r), w[k] = rng_normal(r);
     rdu_skew(S, v);
     mat_vec(Sw, S, w);
     double cr[3] = {v[1] * w[2] - v[2] * w[1], v[2] * w[0] - v[0] * w[2],
                     v[0] * w[1] - v[1] * w[0]};
-    CHECK_MSG(max_diff(Sw, cr, 3) < 1e-15 * (1 + norm3(v) * norm3(w)), "skew(v) w = v x w (it %d)", it);
+    CHECK_MSG(max_diff(Sw, cr, 3) < 1e-15 * (1 + norm3(v) * norm3(w)), "skew(v) w = v x w (it %d)",
+              it);
     mat_transpose(St, S);
-    for (int k = 0; k < 9; ++k) St[k] = -St[k];
+    for (int k = 0; k < 9; ++k)
+      St[k] = -St[k];
     CHECK_MSG(max_diff(St, S, 9) == 0.0, "skew is skew-symmetric (it %d)", it);
     rdu_unskew(u, S);
     CHECK_MSG(max_diff(u, v, 3) == 0.0, "unskew(skew(v)) = v (it %d)", it);
     // unskew ignores a symmetric part
     double A[9];
     for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) A[3 * i + j] = S[3 * i + j] + (w[i] * w[j]);
+      for (int j = 0; j < 3; ++j)
+        A[3 * i + j] = S[3 * i + j] + (w[i] * w[j]);
     rdu_unskew(u, A);
     CHECK_MSG(max_diff(u, v, 3) < 1e-15 * (1 + norm3(v) + norm3(w) * norm3(w)),
-          "unskew drops the symmetric part (it %d)", it);
+              "unskew drops the symmetric part (it %d)", it);
   }
 }
 
@@ -199,24 +210,26 @@ static void test_quat_basic(Rng* r) {
     mat_mul(RaRb, Ra, Rb);
     CHECK_MSG(max_diff(Rab, RaRb, 9) < 8 * EPS, "R(ab) = R(a)R(b) (it %d)", it);
     CHECK_MSG(orth_err(Ra) < 16 * EPS && fabs(mat_det(Ra) - 1.0) < 16 * EPS,
-          "R(q) orthonormal, det 1 (it %d)", it);
+              "R(q) orthonormal, det 1 (it %d)", it);
     // rotation of vectors
     double v[3], rv[3], Rv[3], Rtv[3], Rt[9];
-    for (int k = 0; k < 3; ++k) v[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      v[k] = rng_normal(r);
     rdu_quatRotate(rv, a, v);
     mat_vec(Rv, Ra, v);
     CHECK_MSG(max_diff(rv, Rv, 3) < 1e-15 * (1 + norm3(v)) * 4, "quatRotate = R v (it %d)", it);
     rdu_quatRotateInv(rv, a, v);
     mat_transpose(Rt, Ra);
     mat_vec(Rtv, Rt, v);
-    CHECK_MSG(max_diff(rv, Rtv, 3) < 1e-15 * (1 + norm3(v)) * 4, "quatRotateInv = R^T v (it %d)", it);
+    CHECK_MSG(max_diff(rv, Rtv, 3) < 1e-15 * (1 + norm3(v)) * 4, "quatRotateInv = R^T v (it %d)",
+              it);
     // R(q) v = q (0,v) conj(q)
     double qv[4] = {0, v[0], v[1], v[2]}, cq[4];
     rdu_quatConj(cq, a);
     rdu_quatMul(t, a, qv);
     rdu_quatMul(t, t, cq);
     CHECK_MSG(fabs(t[0]) < 1e-14 && max_diff(t + 1, Rv, 3) < 1e-14 * (1 + norm3(v)),
-          "q (0,v) q* = R v (it %d)", it);
+              "q (0,v) q* = R v (it %d)", it);
     // a non-unit quaternion gives the rotation of its normalized version; -q same rotation
     double s = rng_range(r, 0.1, 10.0), qs[4] = {s * a[0], s * a[1], s * a[2], s * a[3]}, Rs[9];
     rdu_quatToMat(Rs, qs);
@@ -239,10 +252,12 @@ static void test_quat_basic(Rng* r) {
   double a[4], b[4], ab[4], x[4];
   rng_quat(r, a), rng_quat(r, b);
   rdu_quatMul(ab, a, b);
-  for (int k = 0; k < 4; ++k) x[k] = a[k];
+  for (int k = 0; k < 4; ++k)
+    x[k] = a[k];
   rdu_quatMul(x, x, b);
   CHECK_MSG(max_diff(x, ab, 4) == 0.0, "quatMul in place (out = a)");
-  for (int k = 0; k < 4; ++k) x[k] = b[k];
+  for (int k = 0; k < 4; ++k)
+    x[k] = b[k];
   rdu_quatMul(x, a, x);
   CHECK_MSG(max_diff(x, ab, 4) == 0.0, "quatMul in place (out = b)");
   double v[3] = {0.3, -1.2, 2.0}, rv[3];
@@ -267,9 +282,9 @@ static void test_quat_mat_roundtrip(Rng* r) {
     rdu_matToQuat(q2, R);
     CHECK_MSG(q2[0] >= 0.0, "matToQuat returns w >= 0 (it %d)", it);
     CHECK_MSG(fabs(q2[0] * q2[0] + q2[1] * q2[1] + q2[2] * q2[2] + q2[3] * q2[3] - 1.0) < 8 * EPS,
-          "matToQuat unit (it %d)", it);
+              "matToQuat unit (it %d)", it);
     CHECK_MSG(quat_dist(q, q2) < 1e-15, "matToQuat(quatToMat(q)) = +-q (it %d, dist %.3g)", it,
-          quat_dist(q, q2));
+              quat_dist(q, q2));
     rdu_quatToMat(R2, q2);
     CHECK_MSG(max_diff(R, R2, 9) < 8 * EPS, "quatToMat(matToQuat(R)) = R (it %d)", it);
     // quaternion <-> rotation vector
@@ -292,19 +307,19 @@ static void test_quat_mat_roundtrip(Rng* r) {
       CHECK_MSG(max_diff(psi, psi2, 3) < 1e-14, "logSO3(R(q)) = quatToRotvec(q) (it %d)", it);
   }
   // exact half-turns about coordinate axes and a diagonal (the pi branch of Shepperd)
-  double half[4][9] = {{1, 0, 0, 0, -1, 0, 0, 0, -1},
-                       {-1, 0, 0, 0, 1, 0, 0, 0, -1},
-                       {-1, 0, 0, 0, -1, 0, 0, 0, 1},
-                       {-1.0 / 3, 2.0 / 3, 2.0 / 3, 2.0 / 3, -1.0 / 3, 2.0 / 3, 2.0 / 3,
-                        2.0 / 3, -1.0 / 3}};
-  double want[4][3] = {{PI, 0, 0}, {0, PI, 0}, {0, 0, PI},
-                       {PI / sqrt(3.0), PI / sqrt(3.0), PI / sqrt(3.0)}};
+  double half[4][9] = {
+      {1, 0, 0, 0, -1, 0, 0, 0, -1},
+      {-1, 0, 0, 0, 1, 0, 0, 0, -1},
+      {-1, 0, 0, 0, -1, 0, 0, 0, 1},
+      {-1.0 / 3, 2.0 / 3, 2.0 / 3, 2.0 / 3, -1.0 / 3, 2.0 / 3, 2.0 / 3, 2.0 / 3, -1.0 / 3}};
+  double want[4][3] = {
+      {PI, 0, 0}, {0, PI, 0}, {0, 0, PI}, {PI / sqrt(3.0), PI / sqrt(3.0), PI / sqrt(3.0)}};
   for (int k = 0; k < 4; ++k) {
     double psi[3], R[9];
     rdu_logSO3(psi, half[k]);
     double m[3] = {-psi[0], -psi[1], -psi[2]};
     CHECK_MSG(fmin(max_diff(psi, want[k], 3), max_diff(m, want[k], 3)) < 1e-15,
-          "log of exact half-turn %d = +-pi axis", k);
+              "log of exact half-turn %d = +-pi axis", k);
     rdu_expSO3(R, psi);
     CHECK_MSG(max_diff(R, half[k], 9) < 1e-15, "exp(log(half-turn %d))", k);
   }
@@ -331,7 +346,7 @@ static void test_exp_log(Rng* r) {
     CHECK_MSG(fabs(mat_det(E) - 1.0) < 16 * EPS, "exp det 1 (it %d)", it);
     rdu_logSO3(p2, E);
     CHECK_MSG(max_diff(p, p2, 3) < 1e-14, "log(exp(psi)) = psi (it %d, |psi| %.17g, err %.3g)", it,
-          norm3(p), max_diff(p, p2, 3));
+              norm3(p), max_diff(p, p2, 3));
     // exp(-psi) = exp(psi)^T, exp(psi) psi = psi, exp via the quaternion
     double m[3] = {-p[0], -p[1], -p[2]};
     rdu_expSO3(Em, m);
@@ -350,8 +365,10 @@ static void test_exp_log(Rng* r) {
       mat_identity(Sum);
       for (int k = 1; k < 40; ++k) {
         mat_mul(P, P, S);
-        for (int j = 0; j < 9; ++j) P[j] /= k;
-        for (int j = 0; j < 9; ++j) Sum[j] += P[j];
+        for (int j = 0; j < 9; ++j)
+          P[j] /= k;
+        for (int j = 0; j < 9; ++j)
+          Sum[j] += P[j];
       }
       CHECK_MSG(max_diff(Sum, E, 9) < 1e-14, "exp = power series (it %d)", it);
     }
@@ -366,7 +383,7 @@ static void test_exp_log(Rng* r) {
     CHECK_MSG(norm3(p) <= PI * (1 + 1e-16), "|log R| <= pi (it %d)", it);
     rdu_expSO3(E, p);
     CHECK_MSG(max_diff(E, Rr, 9) < 2e-15, "exp(log(R)) = R (it %d, err %.3g)", it,
-          max_diff(E, Rr, 9));
+              max_diff(E, Rr, 9));
   }
 
   // angles near 0: full relative accuracy
@@ -379,16 +396,18 @@ static void test_exp_log(Rng* r) {
       rdu_skew(S, p);
       mat_mul(S2, S, S);
       // reference I + S + S^2/2 (next term ~ ang^3/6 < 2e-16)
-      for (int k = 0; k < 9; ++k) ref[k] = (k % 4 == 0 ? 1.0 : 0.0) + S[k] + 0.5 * S2[k];
+      for (int k = 0; k < 9; ++k)
+        ref[k] = (k % 4 == 0 ? 1.0 : 0.0) + S[k] + 0.5 * S2[k];
       CHECK_MSG(max_diff(E, ref, 9) < 2e-16, "exp near 0 (angle %.3g)", ang);
       CHECK_MSG(orth_err(E) < 1e-15, "exp near 0 orthonormal (angle %.3g)", ang);
       rdu_logSO3(p2, E);
-      CHECK_MSG(max_diff(p, p2, 3) < 1e-13 * ang, "log(exp(psi)) relative, near 0 (angle %.3g)", ang);
+      CHECK_MSG(max_diff(p, p2, 3) < 1e-13 * ang, "log(exp(psi)) relative, near 0 (angle %.3g)",
+                ang);
       double q[4], p3[3];
       rdu_rotvecToQuat(q, p);
       rdu_quatToRotvec(p3, q);
       CHECK_MSG(max_diff(p, p3, 3) < 1e-15 * ang, "quat round trip relative, near 0 (angle %.3g)",
-            ang);
+                ang);
     }
   }
   // subnormal-scale and tiny quaternions
@@ -410,7 +429,7 @@ static void test_exp_log(Rng* r) {
       CHECK_MSG(orth_err(E) < 16 * EPS, "exp near pi orthonormal (d %.3g)", d);
       rdu_logSO3(p2, E);
       CHECK_MSG(max_diff(p, p2, 3) < 1e-14, "log(exp(psi)) near pi (d %.3g, err %.3g)", d,
-            max_diff(p, p2, 3));
+                max_diff(p, p2, 3));
       CHECK_MSG(norm3(p2) <= PI * (1 + 1e-16), "|log| <= pi near pi (d %.3g)", d);
     }
   }
@@ -437,7 +456,7 @@ static void test_exp_log(Rng* r) {
       rdu_expSO3(E, p);
       rdu_expSO3(Es, ps);
       CHECK_MSG(orth_err(E) < 16 * EPS && fabs(mat_det(E) - 1.0) < 16 * EPS,
-            "exp near 2pi orthonormal (d %.3g)", d);
+                "exp near 2pi orthonormal (d %.3g)", d);
       CHECK_MSG(max_diff(E, Es, 9) < 4e-15, "exp(psi) near 2pi = exp(psi - 2pi axis) (d %.3g)", d);
       rdu_logSO3(p2, E);
       CHECK_MSG(max_diff(p2, ps, 3) < 4e-15, "log(exp(psi)) near 2pi = short vector (d %.3g)", d);
@@ -466,13 +485,16 @@ static void test_exp_log(Rng* r) {
 static void tangent_series(double T[9], const double psi[3]) {
   double S[9], P[9];
   rdu_skew(S, psi);
-  for (int k = 0; k < 9; ++k) S[k] = -S[k];
+  for (int k = 0; k < 9; ++k)
+    S[k] = -S[k];
   mat_identity(P);
   mat_identity(T);
   for (int k = 1; k < 60; ++k) {
     mat_mul(P, P, S);
-    for (int j = 0; j < 9; ++j) P[j] /= (k + 1);
-    for (int j = 0; j < 9; ++j) T[j] += P[j];
+    for (int j = 0; j < 9; ++j)
+      P[j] /= (k + 1);
+    for (int j = 0; j < 9; ++j)
+      T[j] += P[j];
   }
 }
 
@@ -487,10 +509,12 @@ static void test_tangent_identities(Rng* r) {
   double a[3] = {0.3, -0.7, 1.1}, D[9], S[9];
   rdu_skew(S, a);
   rdu_dTangentSO3(D, zero, a);
-  for (int k = 0; k < 9; ++k) S[k] *= 0.5;
+  for (int k = 0; k < 9; ++k)
+    S[k] *= 0.5;
   CHECK_MSG(max_diff(D, S, 9) == 0.0, "d/dpsi [T a] at 0 = skew(a)/2");
   rdu_dTangentInvSO3(D, zero, a);
-  for (int k = 0; k < 9; ++k) S[k] = -S[k];
+  for (int k = 0; k < 9; ++k)
+    S[k] = -S[k];
   CHECK_MSG(max_diff(D, S, 9) == 0.0, "d/dpsi [T^-1 a] at 0 = -skew(a)/2");
 
   for (int it = 0; it < 3000; ++it) {
@@ -513,10 +537,10 @@ static void test_tangent_identities(Rng* r) {
     CHECK_MSG(max_diff(Tm, Tt, 9) == 0.0, "T(-psi) = T(psi)^T (angle %.6g)", ang);
     mat_mul(P, Ti, T);
     CHECK_MSG(max_diff(P, I, 9) < 8 * EPS * nTi, "T^-1 T = I (angle %.6g, err %.3g)", ang,
-          max_diff(P, I, 9));
+              max_diff(P, I, 9));
     mat_mul(P, T, Ti);
     CHECK_MSG(max_diff(P, I, 9) < 8 * EPS * nTi, "T T^-1 = I (angle %.6g, err %.3g)", ang,
-          max_diff(P, I, 9));
+              max_diff(P, I, 9));
     // det T = 2 (1 - cos phi)/phi^2 = sinc(phi/2)^2
     double sh = ang < 1e-8 ? 1.0 : sin(0.5 * ang) / (0.5 * ang);
     CHECK_NEAR_MSG(mat_det(T), sh * sh, 1e-15, "det T (angle %.6g)", ang);
@@ -535,7 +559,7 @@ static void test_tangent_identities(Rng* r) {
     if (ang < 4.0) {
       tangent_series(P, p);
       CHECK_MSG(max_diff(P, T, 9) < 16 * EPS, "T = sum (-S)^k/(k+1)! (angle %.6g, err %.3g)", ang,
-            max_diff(P, T, 9));
+                max_diff(P, T, 9));
     }
   }
 
@@ -549,10 +573,10 @@ static void test_tangent_identities(Rng* r) {
     double sh = sin(0.5 * (2.0 * PI - d)) / (PI - 0.5 * d);
     CHECK_NEAR_MSG(mat_det(T), sh * sh, 1e-15, "det T near 2pi (d %.3g)", d);
     CHECK_MSG(nTi > 1.0 / d && nTi < 20.0 / d, "|T^-1| ~ 2pi/d near 2pi (d %.3g, |T^-1| %.3g)", d,
-          nTi);
+              nTi);
     mat_mul(P, Ti, T);
     CHECK_MSG(max_diff(P, I, 9) < 1e-15 * nTi, "T^-1 T = I near 2pi (d %.3g, err %.3g)", d,
-          max_diff(P, I, 9));
+              max_diff(P, I, 9));
   }
   {
     double p[3] = {2.0 * PI, 0, 0};
@@ -587,7 +611,8 @@ static void trivialization_fd(double out[3], const double psi[3], const double d
     }
     rdu_logSO3(s == 0 ? vp : vm, P);
   }
-  for (int k = 0; k < 3; ++k) out[k] = (vp[k] - vm[k]) / (2.0 * h);
+  for (int k = 0; k < 3; ++k)
+    out[k] = (vp[k] - vm[k]) / (2.0 * h);
 }
 
 // max |exp(psi + h d) - exp(psi) exp(h M d)| (right) or |... - exp(h M d) exp(psi)| (left)
@@ -596,7 +621,8 @@ static double trivialization_residual(const double psi[3], const double d[3], do
   double p[3] = {psi[0] + h * d[0], psi[1] + h * d[1], psi[2] + h * d[2]};
   double Md[3], E[9], E0[9], Ed[9], P[9];
   mat_vec(Md, M, d);
-  for (int k = 0; k < 3; ++k) Md[k] *= h;
+  for (int k = 0; k < 3; ++k)
+    Md[k] *= h;
   rdu_expSO3(E, p);
   rdu_expSO3(E0, psi);
   rdu_expSO3(Ed, Md);
@@ -620,13 +646,13 @@ static void test_trivializations(Rng* r) {
     // right: exp(psi + dpsi) = exp(psi) exp(T dpsi)
     trivialization_fd(fd, p, d, h, 0);
     mat_vec(Td, T, d);
-    CHECK_MSG(max_diff(fd, Td, 3) < 1e-7, "right trivialization: FD = T d (angle %.6g, err %.3g)", ang,
-          max_diff(fd, Td, 3));
+    CHECK_MSG(max_diff(fd, Td, 3) < 1e-7, "right trivialization: FD = T d (angle %.6g, err %.3g)",
+              ang, max_diff(fd, Td, 3));
     // left: exp(psi + dpsi) = exp(T^T dpsi) exp(psi)
     trivialization_fd(fd, p, d, h, 1);
     mat_vec(Td, Tt, d);
     CHECK_MSG(max_diff(fd, Td, 3) < 1e-7, "left trivialization: FD = T^T d (angle %.6g, err %.3g)",
-          ang, max_diff(fd, Td, 3));
+              ang, max_diff(fd, Td, 3));
   }
   // error ratio: the residual of the first-order model is O(h^2), so halving h divides it by 4;
   // with the wrong operator (T^T on the right, T on the left) it is O(h) and the ratio is 2
@@ -645,13 +671,13 @@ static void test_trivializations(Rng* r) {
       double e2 = trivialization_residual(p, d, h2, good, left);
       double ratio = e1 / e2;
       CHECK_MSG(ratio > 3.5 && ratio < 4.5, "%s trivialization: error ratio %.4g ~ 4 (angle %.4g)",
-            left ? "left" : "right", ratio, ang);
+                left ? "left" : "right", ratio, ang);
       double b1 = trivialization_residual(p, d, h1, bad, left);
       double b2 = trivialization_residual(p, d, h2, bad, left);
       // negative control: the test must reject the transposed operator
       CHECK_MSG(b1 / b2 < 3.0 && b1 > 10.0 * e1,
-            "%s trivialization: ratio test rejects the wrong operator (ratio %.4g)",
-            left ? "left" : "right", b1 / b2);
+                "%s trivialization: ratio test rejects the wrong operator (ratio %.4g)",
+                left ? "left" : "right", b1 / b2);
     }
   }
 }
@@ -671,14 +697,16 @@ static void fd_jacobian(double D[9], MatFn mf, const double psi[3], const double
     mf(Mm, pm);
     mat_vec(vp, Mp, a);
     mat_vec(vm, Mm, a);
-    for (int i = 0; i < 3; ++i) D[3 * i + j] = (vp[i] - vm[i]) / (2.0 * (pp[j] - psi[j]));
+    for (int i = 0; i < 3; ++i)
+      D[3 * i + j] = (vp[i] - vm[i]) / (2.0 * (pp[j] - psi[j]));
   }
 }
 
 // relative error of an analytic Jacobian against the FD one
 static double jac_rel_err(const double D[9], const double Dfd[9]) {
   double scale = fmax(max_abs(D, 9), max_abs(Dfd, 9));
-  if (scale == 0.0) return max_diff(D, Dfd, 9);
+  if (scale == 0.0)
+    return max_diff(D, Dfd, 9);
   return max_diff(D, Dfd, 9) / scale;
 }
 
@@ -705,9 +733,9 @@ static void test_derivatives(Rng* r) {
       {"d[T^-T a]", dexpinv_fn, rdu_dTangentInvTransSO3, 5.8},
   };
   // special angles: 0, tiny, the series/closed-form switches (2 for T, 4 for T^-1), pi, 2 pi
-  const double special[] = {0.0,   1e-12,  1e-9,   1e-7, 1e-5,   1e-4,    2e-4, 1e-3, 0.1,
-                            1.0,   1.9999, 2.0,    2.0001, 3.0,  PI,     3.9999, 4.0,  4.0001,
-                            5.0,   5.5,    5.8,    2 * PI, 7.0,  9.0};
+  const double special[] = {0.0, 1e-12,  1e-9,   1e-7, 1e-5,   1e-4,   2e-4, 1e-3,
+                            0.1, 1.0,    1.9999, 2.0,  2.0001, 3.0,    PI,   3.9999,
+                            4.0, 4.0001, 5.0,    5.5,  5.8,    2 * PI, 7.0,  9.0};
   const int nspecial = (int)(sizeof special / sizeof special[0]);
   const double h = 1e-5;
   for (int c = 0; c < 4; ++c) {
@@ -723,21 +751,25 @@ static void test_derivatives(Rng* r) {
       } else {
         ang = rng_range(r, 0.0, dc->max_angle);
       }
-      if (ang > dc->max_angle) continue;
+      if (ang > dc->max_angle)
+        continue;
       double p[3], a[3], D[9], Dfd[9];
       rng_rotvec(r, p, ang);
-      for (int k = 0; k < 3; ++k) a[k] = rng_normal(r);
+      for (int k = 0; k < 3; ++k)
+        a[k] = rng_normal(r);
       dc->deriv(D, p, a);
       fd_jacobian(Dfd, dc->mat, p, a, h);
       double e = jac_rel_err(D, Dfd);
-      if (e > worst) worst = e;
+      if (e > worst)
+        worst = e;
       CHECK_MSG(e < 1e-7, "%s vs central FD (angle %.6g, rel err %.3g)", dc->name, ang, e);
       // linearity in a
       double a2[3] = {2.0 * a[0], 2.0 * a[1], 2.0 * a[2]}, D2[9];
       dc->deriv(D2, p, a2);
-      for (int k = 0; k < 9; ++k) D2[k] *= 0.5;
-      CHECK_MSG(max_diff(D, D2, 9) <= 1e-15 * max_abs(D, 9), "%s linear in a (angle %.6g)", dc->name,
-            ang);
+      for (int k = 0; k < 9; ++k)
+        D2[k] *= 0.5;
+      CHECK_MSG(max_diff(D, D2, 9) <= 1e-15 * max_abs(D, 9), "%s linear in a (angle %.6g)",
+                dc->name, ang);
     }
     CHECK_MSG(worst < 1e-7, "%s: worst relative FD error %.3g", dc->name, worst);
   }
@@ -746,14 +778,17 @@ static void test_derivatives(Rng* r) {
     double p[3], m[3], a[3], D1[9], D2[9];
     rng_rotvec(r, p, rng_range(r, 0.0, 5.8));
     m[0] = -p[0], m[1] = -p[1], m[2] = -p[2];
-    for (int k = 0; k < 3; ++k) a[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      a[k] = rng_normal(r);
     rdu_dTangentTransSO3(D1, p, a);
     rdu_dTangentSO3(D2, m, a);
-    for (int k = 0; k < 9; ++k) D2[k] = -D2[k];
+    for (int k = 0; k < 9; ++k)
+      D2[k] = -D2[k];
     CHECK_MSG(max_diff(D1, D2, 9) <= 1e-15 * max_abs(D1, 9), "d[T^T a](psi) = -d[T a](-psi)");
     rdu_dTangentInvTransSO3(D1, p, a);
     rdu_dTangentInvSO3(D2, m, a);
-    for (int k = 0; k < 9; ++k) D2[k] = -D2[k];
+    for (int k = 0; k < 9; ++k)
+      D2[k] = -D2[k];
     CHECK_MSG(max_diff(D1, D2, 9) <= 1e-15 * max_abs(D1, 9), "d[T^-T a](psi) = -d[T^-1 a](-psi)");
     // d[T a] psi-direction: T(psi + t psi) a along psi, consistency with T psi = psi:
     // d/dpsi [T(psi) psi] = I  =>  d[T a]|_{a=psi} + T = I
@@ -761,14 +796,16 @@ static void test_derivatives(Rng* r) {
     rdu_tangentSO3(T, p);
     mat_identity(I);
     rdu_dTangentSO3(Dp, p, p);
-    for (int k = 0; k < 9; ++k) sum[k] = Dp[k] + T[k];
+    for (int k = 0; k < 9; ++k)
+      sum[k] = Dp[k] + T[k];
     CHECK_MSG(max_diff(sum, I, 9) < 1e-14, "d[T a]|_(a=psi) + T = I (from T psi = psi)");
     double Ti[9];
     rdu_tangentInvSO3(Ti, p);
     rdu_dTangentInvSO3(Dp, p, p);
-    for (int k = 0; k < 9; ++k) sum[k] = Dp[k] + Ti[k];
+    for (int k = 0; k < 9; ++k)
+      sum[k] = Dp[k] + Ti[k];
     CHECK_MSG(max_diff(sum, I, 9) < 1e-14 * (1 + max_abs(Ti, 9)),
-          "d[T^-1 a]|_(a=psi) + T^-1 = I (from T^-1 psi = psi)");
+              "d[T^-1 a]|_(a=psi) + T^-1 = I (from T^-1 psi = psi)");
   }
 }
 
@@ -779,7 +816,8 @@ static void test_fd_negative_controls(Rng* r) {
     double ang = (it % 2) ? rng_range(r, 0.0, 5.5) : pow(10.0, rng_range(r, -8.0, 0.0));
     double p[3], a[3], D[9], Dfd[9];
     rng_rotvec(r, p, ang);
-    for (int k = 0; k < 3; ++k) a[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      a[k] = rng_normal(r);
     rdu_dTangentSO3(D, p, a);
     fd_jacobian(Dfd, rdu_tangentSO3, p, a, h);
     int k = it % 9;
@@ -789,13 +827,14 @@ static void test_fd_negative_controls(Rng* r) {
     // swapping T and T^T derivatives must be caught as soon as psi x a is not tiny
     double Dt[9];
     rdu_dTangentTransSO3(Dt, p, a);
-    CHECK_MSG(jac_rel_err(Dt, Dfd) > 1e-7, "FD check rejects d[T^T a] for d[T a] (angle %.4g)", ang);
+    CHECK_MSG(jac_rel_err(Dt, Dfd) > 1e-7, "FD check rejects d[T^T a] for d[T a] (angle %.4g)",
+              ang);
     double Di[9];
     rdu_dTangentInvSO3(Di, p, a);
     fd_jacobian(Dfd, rdu_tangentInvSO3, p, a, h);
     Di[(k + 4) % 9] -= 1e-6 * max_abs(Di, 9);
     CHECK_MSG(jac_rel_err(Di, Dfd) > 1e-7, "FD check rejects a perturbed d[T^-1 a] (angle %.4g)",
-          ang);
+              ang);
   }
   // the trivialization FD rejects T^T for the right trivialization
   for (int it = 0; it < 100; ++it) {
@@ -820,7 +859,8 @@ static void test_branch_continuity(Rng* r) {
       // switch, one ulp apart
       double ax[3] = {0, 0, 0}, a[3], lo[3], hi[3];
       ax[it % 3] = (it % 2) ? 1.0 : -1.0;
-      for (int k = 0; k < 3; ++k) a[k] = rng_normal(r);
+      for (int k = 0; k < 3; ++k)
+        a[k] = rng_normal(r);
       rotvec_axis_angle(lo, ax, nextafter(sw[s], 0.0));
       rotvec_axis_angle(hi, ax, sw[s]);
       double A[9], B[9];
@@ -842,7 +882,8 @@ static void test_branch_continuity(Rng* r) {
 // poses of R^3 x SO(3)
 
 static void rng_pose(Rng* r, double p[7]) {
-  for (int k = 0; k < 3; ++k) p[k] = 3.0 * rng_normal(r);
+  for (int k = 0; k < 3; ++k)
+    p[k] = 3.0 * rng_normal(r);
   rng_quat(r, p + 3);
 }
 
@@ -869,8 +910,7 @@ static void test_pose(Rng* r) {
     rdu_poseCompose(abc1, ab, c);
     rdu_poseCompose(t, b, c);
     rdu_poseCompose(abc2, a, t);
-    CHECK_MSG(pose_dist(abc1, abc2) < 32 * EPS * sc,
-          "(a o b) o c = a o (b o c) (it %d)", it);
+    CHECK_MSG(pose_dist(abc1, abc2) < 32 * EPS * sc, "(a o b) o c = a o (b o c) (it %d)", it);
     // composition definition: x = xa + Ra xb, q = qa qb
     double Ra[9], xb[3], q[4];
     rdu_quatToMat(Ra, a + 3);
@@ -887,7 +927,8 @@ static void test_pose(Rng* r) {
     CHECK_MSG(pose_dist(t, id) < 16 * EPS * (1 + max_abs(a, 3)), "a^-1 o a = I (it %d)", it);
     // transforming points composes
     double v[3], v1[3], v2[3];
-    for (int k = 0; k < 3; ++k) v[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      v[k] = rng_normal(r);
     rdu_poseTransformPoint(v1, ab, v);
     rdu_poseTransformPoint(v2, b, v);
     rdu_poseTransformPoint(v2, a, v2);
@@ -900,7 +941,8 @@ static void test_pose(Rng* r) {
 
     // increments: right R' = R exp(psi), left R' = exp(psi) R, translation added globally
     double du[6], pr[7], pl[7], E[9], R[9], RE[9], ER[9], Rr[9], Rl[9];
-    for (int k = 0; k < 3; ++k) du[k] = rng_normal(r);
+    for (int k = 0; k < 3; ++k)
+      du[k] = rng_normal(r);
     double ang = (it % 5 == 0) ? pow(10.0, rng_range(r, -10.0, 0.0)) : rng_range(r, 0.0, 3.1);
     rng_rotvec(r, du + 3, ang);
     rdu_poseExpIncrementRight(pr, a, du);
@@ -913,7 +955,7 @@ static void test_pose(Rng* r) {
     rdu_quatToMat(Rl, pl + 3);
     double xn[3] = {a[0] + du[0], a[1] + du[1], a[2] + du[2]};
     CHECK_MSG(max_diff(pr, xn, 3) == 0.0 && max_diff(pl, xn, 3) == 0.0,
-          "increments add the translation in the global frame (it %d)", it);
+              "increments add the translation in the global frame (it %d)", it);
     CHECK_MSG(max_diff(Rr, RE, 9) < 2e-15, "right increment: R exp(psi) (it %d)", it);
     CHECK_MSG(max_diff(Rl, ER, 9) < 2e-15, "left increment: exp(psi) R (it %d)", it);
     // left increment with psi = right increment with R^T psi
@@ -925,22 +967,26 @@ static void test_pose(Rng* r) {
     double d2[6];
     rdu_poseLogIncrementRight(d2, a, pr);
     CHECK_MSG(max_diff(d2, du, 3) < 1e-14 && max_diff(d2 + 3, du + 3, 3) < 1e-14,
-          "logIncrementRight inverts expIncrementRight (it %d)", it);
+              "logIncrementRight inverts expIncrementRight (it %d)", it);
     rdu_poseLogIncrementLeft(d2, a, pl);
     CHECK_MSG(max_diff(d2, du, 3) < 1e-14 && max_diff(d2 + 3, du + 3, 3) < 1e-14,
-          "logIncrementLeft inverts expIncrementLeft (it %d)", it);
+              "logIncrementLeft inverts expIncrementLeft (it %d)", it);
     // aliasing: out = input
     double w[7];
-    for (int k = 0; k < 7; ++k) w[k] = a[k];
+    for (int k = 0; k < 7; ++k)
+      w[k] = a[k];
     rdu_poseCompose(w, w, b);
     CHECK_MSG(max_diff(w, ab, 7) == 0.0, "poseCompose in place (out = a) (it %d)", it);
-    for (int k = 0; k < 7; ++k) w[k] = b[k];
+    for (int k = 0; k < 7; ++k)
+      w[k] = b[k];
     rdu_poseCompose(w, a, w);
     CHECK_MSG(max_diff(w, ab, 7) == 0.0, "poseCompose in place (out = b) (it %d)", it);
-    for (int k = 0; k < 7; ++k) w[k] = a[k];
+    for (int k = 0; k < 7; ++k)
+      w[k] = a[k];
     rdu_poseInverse(w, w);
     CHECK_MSG(max_diff(w, ai, 7) == 0.0, "poseInverse in place (it %d)", it);
-    for (int k = 0; k < 7; ++k) w[k] = a[k];
+    for (int k = 0; k < 7; ++k)
+      w[k] = a[k];
     rdu_poseExpIncrementLeft(w, w, du);
     CHECK_MSG(max_diff(w, pl, 7) == 0.0, "poseExpIncrementLeft in place (it %d)", it);
   }
@@ -1061,9 +1107,10 @@ static void test_quat_distance(Rng* r) {
     CHECK_NEAR_MSG(rdu_quatDistance(b, a), d, 1e-15, "symmetry, pair %d", i);
     CHECK_MSG(d >= 0 && d <= 2 + 4e-16, "range, pair %d: %g", i, d);
   }
-  printf("  quat distance vs spectral norm: max abs diff %.2e, rel diff %.2e (angle > 1e-6); "
-         "vs 2 sin(theta/2) %.2e, vs Frobenius/sqrt(2) %.2e\n",
-         worst_spec, worst_rel, worst_vec, worst_frob);
+  printf(
+      "  quat distance vs spectral norm: max abs diff %.2e, rel diff %.2e (angle > 1e-6); "
+      "vs 2 sin(theta/2) %.2e, vs Frobenius/sqrt(2) %.2e\n",
+      worst_spec, worst_rel, worst_vec, worst_frob);
   // the eigenvalue route is the less accurate one: up to 2.3e-14 (about 50 units of rounding)
   // at angles beyond 90 degrees, where the closed form agrees with both other references to 1e-15
   CHECK_NEAR_MSG(worst_spec, 0, 4e-14, "closed form vs spectral norm (eigenvalues)");
@@ -1083,7 +1130,8 @@ static void test_quat_distance(Rng* r) {
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   Rng rng = {0x5eed1234abcdull};
-  if (argc > 1) rng.s = strtoull(argv[1], NULL, 0);
+  if (argc > 1)
+    rng.s = strtoull(argv[1], NULL, 0);
   TEST_CASE(test_skew(&rng));
   TEST_CASE(test_quat_basic(&rng));
   TEST_CASE(test_quat_mat_roundtrip(&rng));

@@ -37,13 +37,17 @@ static void reference(double t, int n, double c[4]) {
   double y[4] = {1, 0.5, 0, 0}, k[4][4], z[4], h = t / n;
   for (int s = 0; s < n; s++) {
     rhs(y, k[0]);
-    for (int i = 0; i < 4; i++) z[i] = y[i] + 0.5 * h * k[0][i];
+    for (int i = 0; i < 4; i++)
+      z[i] = y[i] + 0.5 * h * k[0][i];
     rhs(z, k[1]);
-    for (int i = 0; i < 4; i++) z[i] = y[i] + 0.5 * h * k[1][i];
+    for (int i = 0; i < 4; i++)
+      z[i] = y[i] + 0.5 * h * k[1][i];
     rhs(z, k[2]);
-    for (int i = 0; i < 4; i++) z[i] = y[i] + h * k[2][i];
+    for (int i = 0; i < 4; i++)
+      z[i] = y[i] + h * k[2][i];
     rhs(z, k[3]);
-    for (int i = 0; i < 4; i++) y[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
+    for (int i = 0; i < 4; i++)
+      y[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
   }
   c[0] = 0.5 * sin(y[0]);
   c[1] = -0.5 * cos(y[0]);
@@ -124,13 +128,12 @@ static void double_pendulum(rdContext* ctx) {
     rerr = fmax(rerr, fabs(r1[k] - r2[k]));
   }
   CHECK(rerr < 1e-12);
-  const char* hs[3] = {"solver.time_step=4e-3", "solver.time_step=2e-3",
-                       "solver.time_step=1e-3"};
+  const char* hs[3] = {"solver.time_step=4e-3", "solver.time_step=2e-3", "solver.time_step=1e-3"};
   double e[3], viol[3];
   for (int i = 0; i < 3; i++) {
     e[i] = pendulum_error(ctx, hs[i], &viol[i]);
-    printf("double pendulum %s: error at t = 1 %.3e, largest hinge violation %.2e\n", hs[i],
-           e[i], viol[i]);
+    printf("double pendulum %s: error at t = 1 %.3e, largest hinge violation %.2e\n", hs[i], e[i],
+           viol[i]);
     CHECK(viol[i] < 1e-9);
   }
   for (int i = 0; i < 2; i++) {
@@ -205,13 +208,17 @@ static double sc_reference(double t, int n) {
   double y[2] = {0, 20}, k[4][2], z[2], h = t / n;
   for (int s = 0; s < n; s++) {
     sc_rhs(y, k[0]);
-    for (int i = 0; i < 2; i++) z[i] = y[i] + 0.5 * h * k[0][i];
+    for (int i = 0; i < 2; i++)
+      z[i] = y[i] + 0.5 * h * k[0][i];
     sc_rhs(z, k[1]);
-    for (int i = 0; i < 2; i++) z[i] = y[i] + 0.5 * h * k[1][i];
+    for (int i = 0; i < 2; i++)
+      z[i] = y[i] + 0.5 * h * k[1][i];
     sc_rhs(z, k[2]);
-    for (int i = 0; i < 2; i++) z[i] = y[i] + h * k[2][i];
+    for (int i = 0; i < 2; i++)
+      z[i] = y[i] + h * k[2][i];
     sc_rhs(z, k[3]);
-    for (int i = 0; i < 2; i++) y[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
+    for (int i = 0; i < 2; i++)
+      y[i] += h / 6 * (k[0][i] + 2 * k[1][i] + 2 * k[2][i] + k[3][i]);
   }
   return y[0];
 }
@@ -276,8 +283,7 @@ static void slider_crank(rdContext* ctx) {
   printf("slider-crank reference theta(1) = %.12f (RK4 halving difference %.1e)\n", ref,
          fabs(ref - ref2));
   CHECK(fabs(ref - ref2) < 1e-11);
-  const char* hs[3] = {"solver.time_step=4e-3", "solver.time_step=2e-3",
-                       "solver.time_step=1e-3"};
+  const char* hs[3] = {"solver.time_step=4e-3", "solver.time_step=2e-3", "solver.time_step=1e-3"};
   double e[3], viol[3];
   for (int i = 0; i < 3; i++) {
     e[i] = crank_error(ctx, hs[i], ref, &viol[i]);
@@ -297,8 +303,8 @@ static void slider_crank(rdContext* ctx) {
 // crank passes theta = 0 upwards (one per revolution, up to 16), interpolated to theta = 0:
 // within a revolution the energy of the scheme oscillates by O(h^2) (5e-4 at h = 1e-3), which
 // the sampling step by step would turn into noise
-static int crank_energy(rdContext* ctx, const char* const* set, int nset, double* lo,
-                        double* hi, double rev[16]) {
+static int crank_energy(rdContext* ctx, const char* const* set, int nset, double* lo, double* hi,
+                        double rev[16]) {
   rdModel* m;
   rdData* d;
   int nrev = 0;
@@ -334,8 +340,8 @@ static void pendulum_energy(rdContext* ctx) {
   double lo, hi, end = 0;
   const char* damped[] = {"solver.rho_inf=0.9"};
   energy(ctx, damped, 1, &lo, &hi, &end);
-  printf("double pendulum rho 0.9: relative energy change in [%.3e, %.3e], %.3e at t = 2\n", lo,
-         hi, end);
+  printf("double pendulum rho 0.9: relative energy change in [%.3e, %.3e], %.3e at t = 2\n", lo, hi,
+         end);
   CHECK(hi < 1e-6);
   CHECK(end < 0 && lo > -1e-4);
   const char* cons[] = {"solver.rho_inf=1", "solver.formulation=stabilized"};
@@ -360,13 +366,14 @@ static void crank_energy_per_revolution(rdContext* ctx) {
   CHECK(nrev >= 4);
   for (int k = 1; k < nrev; k++) {
     // 5e-7: what the interpolation to theta = 0 leaves of the O(h^2) oscillation
-    CHECK_MSG(rev[k] <= rev[k - 1] + 5e-7, "revolution %d: %.3e after %.3e", k, rev[k],
-              rev[k - 1]);
+    CHECK_MSG(rev[k] <= rev[k - 1] + 5e-7, "revolution %d: %.3e after %.3e", k, rev[k], rev[k - 1]);
   }
   const char* cons[] = {"solver.rho_inf=1", "solver.formulation=stabilized"};
   nrev = crank_energy(ctx, cons, 2, &lo, &hi, rev);
-  printf("slider-crank rho 1 (stabilized): relative energy change in [%.3e, %.3e], %d "
-         "revolutions:", lo, hi, nrev);
+  printf(
+      "slider-crank rho 1 (stabilized): relative energy change in [%.3e, %.3e], %d "
+      "revolutions:",
+      lo, hi, nrev);
   for (int k = 0; k < nrev; k++) {
     printf(" %.3e", rev[k]);
   }

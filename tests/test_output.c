@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rodrigues/rodrigues.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
-#include "rodrigues/rodrigues.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -159,7 +159,9 @@ static void expected_header(const rdModel* m, char* buf, size_t size) {
       }
     }
   }
-  strcat(buf, ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n");
+  strcat(buf,
+         ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,angular_"
+         "momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n");
 }
 
 
@@ -415,8 +417,9 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK(strstr(text, "\"vx\": null") != NULL);
   CHECK(strstr(text, "\"min_step\": null") != NULL);
   CHECK(strstr(text, "\"wall_time\": 1.25") != NULL);
-  CHECK(strstr(text, "\"counts\": {\"nodes\": 2, \"elements\": 2, \"joints\": 0, \"dofs\": 9, "
-                     "\"constraints\": 0}") != NULL);
+  CHECK(strstr(text,
+               "\"counts\": {\"nodes\": 2, \"elements\": 2, \"joints\": 0, \"dofs\": 9, "
+               "\"constraints\": 0}") != NULL);
   CHECK(strstr(text, "\"method\": \"generalized_alpha\"") != NULL);
   CHECK(strstr(text, "\"steps\": 0") != NULL);
   free(text);
@@ -464,8 +467,15 @@ static void check_rows(rdContext* ctx, const char* method, int every, const char
                        int want_rows) {
   char every_s[16];
   snprintf(every_s, sizeof(every_s), "%d", every);
-  const char* set[] = {"solver.method", method, "solver.time_step", "0.01",
-                       "solver.final_time", final, "output.every", every_s, NULL};
+  const char* set[] = {"solver.method",
+                       method,
+                       "solver.time_step",
+                       "0.01",
+                       "solver.final_time",
+                       final,
+                       "output.every",
+                       every_s,
+                       NULL};
   rdModel* m = build(ctx, NULL, set);
   rdData* d = NULL;
   if (!m || rd_createData(m, &d) != RD_OK) {
@@ -476,8 +486,8 @@ static void check_rows(rdContext* ctx, const char* method, int every, const char
   obs o = {NULL, 1};
   CHECK(rd_createHistory(m, tmpdir, &o.h) == RD_OK);
   CHECK(rd_writeHistory(o.h, m, d) == RD_OK);
-  CHECK_MSG(rd_advance(m, d, rd_getOptionReal(m, "solver.final_time"), observe, &o) == RD_OK,
-            "%s", rd_lastError(ctx));
+  CHECK_MSG(rd_advance(m, d, rd_getOptionReal(m, "solver.final_time"), observe, &o) == RD_OK, "%s",
+            rd_lastError(ctx));
   CHECK(rd_closeHistory(&o.h, 1) == RD_OK);
   char* text = slurp(tmpdir, "history.csv");
   CHECK_MSG(count_rows(text) == want_rows && o.rows == want_rows,

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tests/support/models.h"
 #include "tests/support/fail_alloc.h"
+#include "tests/support/models.h"
 #include "tests/test_macros.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -62,9 +62,10 @@ static void double_pivot(void) {
     fdiff = fmax(fdiff, fabs(f[k] - f0[k]));
     CHECK(f1[k] == 0);
   }
-  printf("heavy top with two pivots: 3 equations removed; after 200 steps it differs from one "
-         "pivot by %.2e (position, quaternion) and %.2e N (pivot reaction, |f| = %.0f N)\n",
-         diff, fdiff, sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
+  printf(
+      "heavy top with two pivots: 3 equations removed; after 200 steps it differs from one "
+      "pivot by %.2e (position, quaternion) and %.2e N (pivot reaction, |f| = %.0f N)\n",
+      diff, fdiff, sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]));
   CHECK(diff < 1e-12);
   CHECK(fdiff < 1e-4);  // the multipliers' Newton tolerance is about 5e-3 N here
   // a copy carries the removed equations
@@ -285,9 +286,10 @@ static void fourbar_cases(void) {
     }
     moved = fmax(moved, fabs(qr[2]));
   }
-  printf("four-bar at t = 1: redundant and non-redundant models differ by %.2e (positions, "
-         "quaternions; a link turned by %.2f rad)\n",
-         diff, 2 * asin(moved));
+  printf(
+      "four-bar at t = 1: redundant and non-redundant models differ by %.2e (positions, "
+      "quaternions; a link turned by %.2f rad)\n",
+      diff, 2 * asin(moved));
   CHECK(moved > 0.1);
   CHECK(diff < 1e-8);
   rd_destroyData(&dr);
@@ -320,9 +322,10 @@ static void fourbar_cases(void) {
     double crank = atan2(A[0], A[2]);
     CHECK_NEAR(fabs(crank), 0.05 * (k + 1), 1e-9);
   }
-  printf("static four-bar, crank driven to 0.5 rad in 10 load steps: rocker pin within %.2e of "
-         "the closed form\n",
-         worst);
+  printf(
+      "static four-bar, crank driven to 0.5 rad in 10 load steps: rocker pin within %.2e of "
+      "the closed form\n",
+      worst);
   CHECK(worst < 1e-9);
   rd_destroyData(&d);
   rd_destroyModel(&m);
@@ -361,8 +364,6 @@ static void no_redundancy(void) {
 }
 
 
-
-
 // the loop paths (rd_redundantLoops, rd_redundantAttach) with every allocation failing in turn:
 // RD_ERR_NOMEM and no leak, until the path completes
 static void alloc_failures(void) {
@@ -394,8 +395,10 @@ static void alloc_failures(void) {
       bad++;
     }
   }
-  printf("four-bar compile, createData, initialize: %ld allocations, each failing in turn gave "
-         "RD_ERR_NOMEM with no leak (%d bad)\n", n, bad);
+  printf(
+      "four-bar compile, createData, initialize: %ld allocations, each failing in turn gave "
+      "RD_ERR_NOMEM with no leak (%d bad)\n",
+      n, bad);
   CHECK(n > 10 && n < 100000);
   CHECK(bad == 0);
 }

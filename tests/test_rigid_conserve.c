@@ -20,8 +20,8 @@
 static const double JFREE[3] = {0.9144, 1.098, 1.66};
 static const double WFREE[3] = {0.45549, 0.82623, 0.03476};
 
-static const char* const all_methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea",
-                                          "liemid_i", "sw", "hstagm", "akw"};
+static const char* const all_methods[] = {"nmb",      "nms", "liemid_e1", "liemid_e2", "liemid_ea",
+                                          "liemid_i", "sw",  "hstagm",    "akw"};
 #define NALL ((int)(sizeof(all_methods) / sizeof(all_methods[0])))
 
 
@@ -175,11 +175,12 @@ static void test_nmb_energy(rdContext* ctx) {
   watch w;
   run_watch(ctx, "nmb", 0.5, 10000, &w);
   double first = w.max_dE[0], last = w.max_dE[2];
-  printf("# free body nmb h = 0.5, 10^4 steps: max |E - E0| / E0 first third %.3e, last third "
-         "%.3e\n",
-         first / w.E0, last / w.E0);
-  CHECK_MSG(last <= 1.2 * first, "nmb energy error grows: %.3e (first third) -> %.3e (last)",
-            first, last);
+  printf(
+      "# free body nmb h = 0.5, 10^4 steps: max |E - E0| / E0 first third %.3e, last third "
+      "%.3e\n",
+      first / w.E0, last / w.E0);
+  CHECK_MSG(last <= 1.2 * first, "nmb energy error grows: %.3e (first third) -> %.3e (last)", first,
+            last);
   CHECK_MSG(last <= 0.05 * w.E0, "nmb energy error %.3e of E0", last / w.E0);
 }
 
@@ -221,9 +222,9 @@ static int book_observe(const rdModel* m, const rdData* d, void* user) {
   double L[3], t = rd_time(d);
   rd_getMomentum(m, d, NULL, L);
   double e[3] = {L[0] - w->pi0[0] - 20 * t, L[1] - w->pi0[1], L[2] - w->pi0[2]};
-  double dev = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) /
-               (sqrt(w->pi0[0] * w->pi0[0] + w->pi0[1] * w->pi0[1] + w->pi0[2] * w->pi0[2]) +
-                20 * t);
+  double dev =
+      sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]) /
+      (sqrt(w->pi0[0] * w->pi0[0] + w->pi0[1] * w->pi0[1] + w->pi0[2] * w->pi0[2]) + 20 * t);
   w->max_dev = fmax(w->max_dev, dev);
   return 0;
 }
@@ -240,9 +241,10 @@ static void test_book_toss(rdContext* ctx) {
     bookWatch w = {{0, 0, 0}, 0};
     rd_getMomentum(m, d, NULL, w.pi0);
     CHECK(rd_advance(m, d, 2.0, book_observe, &w) == RD_OK);
-    printf("# book toss %-10s 40 steps of 0.05: max |pi(t) - pi(0) - t tau| / (|pi(0)| + t |tau|) "
-           "= %.1e\n",
-           methods[k], w.max_dev);
+    printf(
+        "# book toss %-10s 40 steps of 0.05: max |pi(t) - pi(0) - t tau| / (|pi(0)| + t |tau|) "
+        "= %.1e\n",
+        methods[k], w.max_dev);
     if (conserving) {
       CHECK_MSG(w.max_dev < 1e-14, "book toss, %s: pi(t) - pi(0) - t tau reaches %.2e (relative)",
                 methods[k], w.max_dev);

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
 #include "tests/test_macros.h"
 
 // uniform in [0, 1]
@@ -34,8 +34,8 @@ static void test_rotcoef(void) {
   int n = 0, half_mismatch = 0;
   for (int i = 1; i <= 200000; i++) {
     // x from 1e-8 to 1, half of the points below x = 1e-3 (y = 1e-6)
-    double x = i <= 100000 ? 1e-8 * pow(1e5, i / 100000.0)
-                           : 1e-3 * pow(1e3, (i - 100000) / 100000.0);
+    double x =
+        i <= 100000 ? 1e-8 * pow(1e5, i / 100000.0) : 1e-3 * pow(1e3, (i - 100000) / 100000.0);
     double y = x * x;
     double c, s1, s2;
     rg_rotCoef(y, &c, &s1, &s2);
@@ -54,12 +54,15 @@ static void test_rotcoef(void) {
     }
     n++;
   }
-  printf("# rg_rotCoefHalf = (c, -s1/2, s2/4) of rg_rotCoef bit for bit over the same angles: "
-         "%d mismatches\n", half_mismatch);
+  printf(
+      "# rg_rotCoefHalf = (c, -s1/2, s2/4) of rg_rotCoef bit for bit over the same angles: "
+      "%d mismatches\n",
+      half_mismatch);
   CHECK(half_mismatch == 0);
-  printf("# rg_rotCoef vs libm over %d angles in [1e-8, 1], in ulp: polynomials (x <= 1/4) "
-         "cos %.2f, sin(x)/x %.2f, (1 - cos x)/x^2 %.2f; libm tier %.2f %.2f %.2f\n",
-         n, worst[0][0], worst[0][1], worst[0][2], worst[1][0], worst[1][1], worst[1][2]);
+  printf(
+      "# rg_rotCoef vs libm over %d angles in [1e-8, 1], in ulp: polynomials (x <= 1/4) "
+      "cos %.2f, sin(x)/x %.2f, (1 - cos x)/x^2 %.2f; libm tier %.2f %.2f %.2f\n",
+      n, worst[0][0], worst[0][1], worst[0][2], worst[1][0], worst[1][1], worst[1][2]);
   // the polynomials are correct to about an ulp; beyond x = 1/4, (1 - cos x)/x^2 =
   // (sin(x)/x)^2/(1 + cos x) collects a few more roundings (as before the polynomials)
   CHECK_MSG(worst[0][0] <= 1.5 && worst[0][1] <= 1.5 && worst[0][2] <= 1.5,
@@ -188,15 +191,10 @@ static void test_solves(void) {
     for (int i = 0; i < 3; i++) {
       JW[i] = j[i] * W[i];
     }
-    double K[9] = {j[0],
-                   hh * (JW[2] - W[2] * j[1]),
-                   hh * (W[1] * j[2] - JW[1]),
-                   hh * (W[2] * j[0] - JW[2]),
-                   j[1],
-                   hh * (JW[0] - W[0] * j[2]),
-                   hh * (JW[1] - W[1] * j[0]),
-                   hh * (W[0] * j[1] - JW[0]),
-                   j[2]};
+    double K[9] = {
+        j[0], hh * (JW[2] - W[2] * j[1]), hh * (W[1] * j[2] - JW[1]), hh * (W[2] * j[0] - JW[2]),
+        j[1], hh * (JW[0] - W[0] * j[2]), hh * (JW[1] - W[1] * j[0]), hh * (W[0] * j[1] - JW[0]),
+        j[2]};
     for (int i = 0; i < 3; i++) {
       double off = 0;
       for (int k = 0; k < 3; k++) {

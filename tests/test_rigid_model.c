@@ -9,15 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tests/support/rigid_models.h"
-#include "src/model/data_impl.h"
 #include "rodrigues/rodrigues.h"
-#include "tests/test_macros.h"
+#include "src/model/data_impl.h"
 #include "tests/support/models.h"
+#include "tests/support/rigid_models.h"
 #include "tests/support/rigid_ref.h"
+#include "tests/test_macros.h"
 
-static const char* const all_methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea",
-                                          "liemid_i", "sw", "hstagm", "akw"};
+static const char* const all_methods[] = {"nmb",      "nms", "liemid_e1", "liemid_e2", "liemid_ea",
+                                          "liemid_i", "sw",  "hstagm",    "akw"};
 #define NALL ((int)(sizeof(all_methods) / sizeof(all_methods[0])))
 
 
@@ -92,13 +92,14 @@ static void test_evaluations(rdContext* ctx) {
     double nsteps = (double)(s2.steps - s1.steps);
     double per = (double)(s2.load_evaluations - s1.load_evaluations) / nsteps;
     double newton = (double)(s2.newton_iterations - s1.newton_iterations) / nsteps;
-    printf("# %-10s torque evaluations per step %.2f (first step %ld), Newton iterations per "
-           "step %.2f\n",
-           meth, per, first, newton);
+    printf(
+        "# %-10s torque evaluations per step %.2f (first step %ld), Newton iterations per "
+        "step %.2f\n",
+        meth, per, first, newton);
     int implicit = !strcmp(meth, "liemid_i") || !strcmp(meth, "akw");
     if (!strcmp(meth, "hstagm")) {
-      CHECK_MSG(per == 2 && first == 3, "hstagm: %.2f evaluations per step, %ld in the first",
-                per, first);
+      CHECK_MSG(per == 2 && first == 3, "hstagm: %.2f evaluations per step, %ld in the first", per,
+                first);
     } else if (!implicit) {
       CHECK_MSG(per == 1 && first == 1, "%s: %.2f evaluations per step, %ld in the first", meth,
                 per, first);
@@ -143,8 +144,8 @@ static rdModel* build_top_opts(rdContext* ctx, const char* method, const char* c
 
 // one step that must fail: error status, a message naming the method, the body, the time and
 // the residual, the state restored, the cut attempts counted
-static void expect_failure(rdContext* ctx, const char* method, const char* const* opts,
-                           int nopt, long attempts, const char* extra) {
+static void expect_failure(rdContext* ctx, const char* method, const char* const* opts, int nopt,
+                           long attempts, const char* extra) {
   rdModel* m = build_top_opts(ctx, method, opts, nopt);
   rdData* d = NULL;
   CHECK(rd_createData(m, &d) == RD_OK);
@@ -169,8 +170,7 @@ static void expect_failure(rdContext* ctx, const char* method, const char* const
 // inner Newton failures surface as errors, never as a silent answer: one iteration cannot
 // solve the inner equations of a 2.5 rad step, nor of its halves and quarters
 static void test_newton_failure(rdContext* ctx) {
-  const char* methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea", "liemid_i",
-                           "akw"};
+  const char* methods[] = {"nmb", "nms", "liemid_e1", "liemid_e2", "liemid_ea", "liemid_i", "akw"};
   const char* no_cut[] = {"solver.rigid_max_iter=1", "solver.max_step_cuts=0",
                           "solver.time_step=0.05"};
   const char* cuts[] = {"solver.rigid_max_iter=1", "solver.max_step_cuts=2",
@@ -266,8 +266,8 @@ static void test_check(rdContext* ctx) {
   for (int k = 0; k < NALL; k++) {
     const char* meth = all_methods[k];
     CHECK_MSG(check_rejects(ctx, meth, 0, "element 'coil' is a spring"), "%s: spring", meth);
-    CHECK_MSG(check_rejects(ctx, meth, 1, "joint 'hinge': it is a revolute joint"),
-              "%s: revolute", meth);
+    CHECK_MSG(check_rejects(ctx, meth, 1, "joint 'hinge': it is a revolute joint"), "%s: revolute",
+              meth);
     CHECK_MSG(check_rejects(ctx, meth, 2, "spherical joint between two nodes"),
               "%s: body-body joint", meth);
     CHECK_MSG(check_rejects(ctx, meth, 3, "'lump' is a point mass"), "%s: point mass", meth);
@@ -301,7 +301,7 @@ static void test_uneven_steps(rdContext* ctx) {
     ref_integrate(&p, 0, rd_time(d), y, 1e-12);
     double e = ref_attitudeError(q, y) + ref_momentumError(p.J, W, y + 4) / 250;
     double tol = strstr(all_methods[k], "_e1") || strstr(all_methods[k], "_e2") ? 1e-3
-                 : !strcmp(all_methods[k], "akw")                              ? 2e-3
+                 : !strcmp(all_methods[k], "akw")                               ? 2e-3
                                                                                 : 1e-4;
     CHECK_MSG(e < tol, "%s with uneven steps: error %.2e", all_methods[k], e);
     rd_destroyData(&d);
@@ -413,11 +413,21 @@ static void test_two_bodies(rdContext* ctx) {
 // of mass c, pivot -> com, is on a body axis (diagonal inertia about the pivot: the
 // principal-axes kernels) or off the axes (a full inertia: the general kernels).
 
-enum { PATH_WEIGHT, PATH_FORMULA, PATH_CALLBACK, PATH_HOSTLOAD, PATH_NODAL_FORCE,
-       PATH_WEIGHT_AT_COM, PATH_COUNT };
-static const char* const path_name[PATH_COUNT] = {"weight", "formula torque law",
-                                                  "torque callback", "weight + rd_setNodeLoad",
-                                                  "nodal force at the com", "weight, node at com"};
+enum {
+  PATH_WEIGHT,
+  PATH_FORMULA,
+  PATH_CALLBACK,
+  PATH_HOSTLOAD,
+  PATH_NODAL_FORCE,
+  PATH_WEIGHT_AT_COM,
+  PATH_COUNT
+};
+static const char* const path_name[PATH_COUNT] = {"weight",
+                                                  "formula torque law",
+                                                  "torque callback",
+                                                  "weight + rd_setNodeLoad",
+                                                  "nodal force at the com",
+                                                  "weight, node at com"};
 static const double PMASS = 15, PG = 9.81;
 
 typedef struct {
@@ -577,8 +587,7 @@ static void test_coulomb_paths(rdContext* ctx) {
     }
     double J[3] = {2, 3, 4.5};
     double e = ref_attitudeError(q[0], q[1]) + ref_momentumError(J, W[0], W[1]) / 3.5;
-    CHECK_MSG(e < 1e-12, "%s: coulomb_wall law and its callback differ by %.2e", all_methods[k],
-              e);
+    CHECK_MSG(e < 1e-12, "%s: coulomb_wall law and its callback differ by %.2e", all_methods[k], e);
   }
 }
 

@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "tests/test_macros.h"
 #include "tests/support/models.h"
 #include "tests/support/rigid_ref.h"
+#include "tests/test_macros.h"
 
 typedef struct {
   const char* name;
@@ -38,8 +38,8 @@ typedef struct {
 } methodCase;
 
 static const methodCase methods[] = {
-    {"nmb", 2},       {"nms", 2},       {"liemid_ea", 2}, {"liemid_i", 2}, {"sw", 2},
-    {"akw", 2},       {"hstagm", 2},    {"liemid_e1", 1}, {"liemid_e2", 1},
+    {"nmb", 2}, {"nms", 2},    {"liemid_ea", 2}, {"liemid_i", 2},  {"sw", 2},
+    {"akw", 2}, {"hstagm", 2}, {"liemid_e1", 1}, {"liemid_e2", 1},
 };
 
 #define NMETHOD ((int)(sizeof(methods) / sizeof(methods[0])))
@@ -55,8 +55,8 @@ static void reference(const topCase* tc, double y[7]) {
   ref_integrate(&p, 0, tc->tend, y, 1e-13);
   ref_integrate(&p, 0, tc->tend, y2, 1e-12);
   double e = ref_attitudeError(y, y2) + ref_momentumError(p.J, y + 4, y2 + 4) / (5 * tc->W0[2]);
-  CHECK_MSG(e < 1e-10, "%s: reference not converged (%.2e between rtol 1e-12 and 1e-13)",
-            tc->name, e);
+  CHECK_MSG(e < 1e-10, "%s: reference not converged (%.2e between rtol 1e-12 and 1e-13)", tc->name,
+            e);
 }
 
 
@@ -105,10 +105,9 @@ static void test_nmb_nms(rdContext* ctx) {
   CHECK(ref_run(b, 1.0, qb, Wb, NULL) == RD_OK);
   double J[3] = {5, 5, 1};
   double dq = ref_attitudeError(qa, qb), dW = ref_momentumError(J, Wa, Wb) / 250;
-  printf("# nmb vs nms after 1000 steps of the fast top: attitude %.2e, momentum %.2e\n", dq,
-         dW);
-  CHECK_MSG(dq < 1e-12 && dW < 1e-12, "nmb and nms differ by %.2e (attitude), %.2e (momentum)",
-            dq, dW);
+  printf("# nmb vs nms after 1000 steps of the fast top: attitude %.2e, momentum %.2e\n", dq, dW);
+  CHECK_MSG(dq < 1e-12 && dW < 1e-12, "nmb and nms differ by %.2e (attitude), %.2e (momentum)", dq,
+            dW);
   rd_destroyModel(&a);
   rd_destroyModel(&b);
   // large steps: the same to round-off, and no inner Newton failure (no rejected step) in
@@ -125,12 +124,11 @@ static void test_nmb_nms(rdContext* ctx) {
     dW = ref_momentumError(J, Wa, Wb) / 250;
     printf("# nmb vs nms after 100 steps of %g: attitude %.2e, momentum %.2e, rejected %ld %ld\n",
            hs[k], dq, dW, sa.rejected_steps, sb.rejected_steps);
-    CHECK_MSG(dq < 1e-12 && dW < 1e-12, "h = %g: nmb and nms differ by %.2e, %.2e", hs[k], dq,
-              dW);
-    CHECK_MSG(sa.steps == 100 && sa.rejected_steps == 0 && sb.steps == 100 &&
-                  sb.rejected_steps == 0,
-              "h = %g: steps %ld, %ld, rejected %ld, %ld", hs[k], sa.steps, sb.steps,
-              sa.rejected_steps, sb.rejected_steps);
+    CHECK_MSG(dq < 1e-12 && dW < 1e-12, "h = %g: nmb and nms differ by %.2e, %.2e", hs[k], dq, dW);
+    CHECK_MSG(
+        sa.steps == 100 && sa.rejected_steps == 0 && sb.steps == 100 && sb.rejected_steps == 0,
+        "h = %g: steps %ld, %ld, rejected %ld, %ld", hs[k], sa.steps, sb.steps, sa.rejected_steps,
+        sb.rejected_steps);
     rd_destroyModel(&a);
     rd_destroyModel(&b);
   }

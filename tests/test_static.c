@@ -71,7 +71,8 @@ static rdSpec* pendulum(rdContext* ctx, double h, int load_steps, double tau) {
   int f = model_addRamp(s);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "arm";
-  int node = model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
+  int node =
+      model_addRigidBody(s, &n, "arm", 2, (double[3]){0.1, 0.1, 0.1}, (double[3]){0, 0, -0.5});
   rdJointDef j = rd_defaultJointDef();
   j.name = "hinge";
   j.type = RD_JOINT_REVOLUTE;
@@ -111,9 +112,10 @@ static void hanging(void) {
   CHECK(rd_getJointReaction(m, d, 0, f, mo) == RD_OK);
   rdStats st;
   rd_getStats(d, &st);
-  printf("pendulum: theta(1) = %.15f (exact %.15f), largest error %.3e, reaction z %.12g, "
-         "%.2f Newton iterations per step\n",
-         angle_y(m, d), asin(0.95), worst, f[2], (double)st.newton_iterations / (double)st.steps);
+  printf(
+      "pendulum: theta(1) = %.15f (exact %.15f), largest error %.3e, reaction z %.12g, "
+      "%.2f Newton iterations per step\n",
+      angle_y(m, d), asin(0.95), worst, f[2], (double)st.newton_iterations / (double)st.steps);
   CHECK(worst < 1e-10);
   CHECK_NEAR(fabs(f[2]), 2 * 9.81, 1e-8);
   rd_destroyData(&d);

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/assemble.h"
-#include "src/model/data_impl.h"
-#include "solver/pattern.h"
 #include "rodrigues/rodrigues.h"
+#include "solver/assemble.h"
+#include "solver/pattern.h"
+#include "src/model/data_impl.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 #ifdef _OPENMP

@@ -30,16 +30,16 @@ typedef enum rdBeamLineKind_ {
 // rdu_beamLineStraight, rdu_beamLineArc or rdu_beamLineSpline; `kind` and `length` may be read,
 // the other fields are derived data for rdu_beamLinePoint.
 typedef struct rdBeamLine_ {
-  int kind;  // rdBeamLineKind
-  double length;  // arc length, m
-  double a[3], b[3];  // straight: the ends
-  double c[3], r0[3], n[3];  // arc: centre, start - centre, unit normal
-  double angle;  // arc: radians
-  int nk;  // spline: key points
-  double u[RD_BEAM_LINE_MAX_POINTS];  // spline: chord-length parameter of the key points
-  double p[RD_BEAM_LINE_MAX_POINTS][3];  // spline: the key points
+  int kind;                               // rdBeamLineKind
+  double length;                          // arc length, m
+  double a[3], b[3];                      // straight: the ends
+  double c[3], r0[3], n[3];               // arc: centre, start - centre, unit normal
+  double angle;                           // arc: radians
+  int nk;                                 // spline: key points
+  double u[RD_BEAM_LINE_MAX_POINTS];      // spline: chord-length parameter of the key points
+  double p[RD_BEAM_LINE_MAX_POINTS][3];   // spline: the key points
   double m2[RD_BEAM_LINE_MAX_POINTS][3];  // spline: second derivatives at the key points
-  double sk[RD_BEAM_LINE_MAX_POINTS];  // spline: arc length at the key points
+  double sk[RD_BEAM_LINE_MAX_POINTS];     // spline: arc length at the key points
 } rdBeamLine;
 
 // The straight line from `from` to `to`. Returns RD_OK, or RD_ERR_ARG (a NULL or non-finite

@@ -14,7 +14,8 @@ typedef struct rdHistory_ rdHistory;
 // header: time; for each output node N: N.x N.y N.z N.qw N.qx N.qy N.qz N.vx N.vy N.vz
 // N.wx N.wy N.wz N.Wx N.Wy N.Wz; kinetic_energy potential_energy total_energy;
 // momentum_x/y/z (total linear momentum) angular_momentum_x/y/z (about the global origin, global
-// frame; see rd_getMomentum); newton_iterations. The directory must exist. Returns RD_OK, RD_ERR_IO or RD_ERR_NOMEM.
+// frame; see rd_getMomentum); newton_iterations. The directory must exist. Returns RD_OK, RD_ERR_IO
+// or RD_ERR_NOMEM.
 RD_API int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history);
 
 // Append one row for the current state of `data` (17 significant digits).

@@ -34,7 +34,7 @@ RD_API int rd_getRedundantConstraints(const rdModel* model, const rdData* data, 
 // the number of points; x and F may be NULL to ask for nq only, otherwise they must hold nq
 // points. Uses the data's scratch (not its state). Returns RD_OK, RD_ERR_HANDLE, RD_ERR_ARG or
 // a numerical status of the kernel.
-RD_API int rd_getBeamSectionForces(const rdModel* model, rdData* data, int b, int* nq,
-                                   double* x, double* F);
+RD_API int rd_getBeamSectionForces(const rdModel* model, rdData* data, int b, int* nq, double* x,
+                                   double* F);
 
 #endif  // RODRIGUES_QUERY_H

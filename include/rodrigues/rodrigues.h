@@ -12,20 +12,20 @@
 #ifndef RODRIGUES_H
 #define RODRIGUES_H
 
-#include "rodrigues/export.h"
-#include "rodrigues/status.h"
 #include "rodrigues/context.h"
-#include "rodrigues/liegroup.h"
-#include "rodrigues/spec.h"
-#include "rodrigues/geometry.h"
-#include "rodrigues/model.h"
-#include "rodrigues/simulate.h"
-#include "rodrigues/query.h"
-#include "rodrigues/output.h"
 #include "rodrigues/deck.h"
-#include "rodrigues/restart.h"
+#include "rodrigues/export.h"
+#include "rodrigues/geometry.h"
+#include "rodrigues/import.h"
+#include "rodrigues/liegroup.h"
+#include "rodrigues/model.h"
+#include "rodrigues/output.h"
 #include "rodrigues/output_netcdf.h"
 #include "rodrigues/output_vtk.h"
-#include "rodrigues/import.h"
+#include "rodrigues/query.h"
+#include "rodrigues/restart.h"
+#include "rodrigues/simulate.h"
+#include "rodrigues/spec.h"
+#include "rodrigues/status.h"
 
 #endif  // RODRIGUES_H

@@ -11,19 +11,19 @@ typedef struct rdData_ rdData;
 
 // Counters kept in the data; read them with rd_getStats.
 typedef struct rdStats_ {
-  long steps;               // accepted steps
-  long rejected_steps;      // steps cut and retried
-  long newton_iterations;   // all Newton iterations (implicit steppers, rigid Newton solves)
-  long factorizations;      // numeric factorizations
-  long load_evaluations;    // evaluations of the applied loads / torques
+  long steps;                  // accepted steps
+  long rejected_steps;         // steps cut and retried
+  long newton_iterations;      // all Newton iterations (implicit steppers, rigid Newton solves)
+  long factorizations;         // numeric factorizations
+  long load_evaluations;       // evaluations of the applied loads / torques
   int last_newton_iterations;  // Newton iterations of the last accepted step
-  double min_rcond;         // smallest reciprocal condition estimate seen (1 if none)
-  double min_step;          // smallest step size used
-  double wall_time;         // seconds spent inside rd_step / rd_advance
-  int redundant_constraints;  // constraint equations found redundant by rd_initialize (removed:
-                              // solver.redundant_constraints = remove; rd_getRedundantConstraints)
-  int unchecked_constraints;  // equations on loops too large for the dense check (not checked)
-  int max_newton_iterations;  // most Newton iterations of one accepted step
+  double min_rcond;            // smallest reciprocal condition estimate seen (1 if none)
+  double min_step;             // smallest step size used
+  double wall_time;            // seconds spent inside rd_step / rd_advance
+  int redundant_constraints;   // constraint equations found redundant by rd_initialize (removed:
+                               // solver.redundant_constraints = remove; rd_getRedundantConstraints)
+  int unchecked_constraints;   // equations on loops too large for the dense check (not checked)
+  int max_newton_iterations;   // most Newton iterations of one accepted step
 } rdStats;
 
 #define RD_STEPCUT_LOG 16      // rejected steps whose details a data keeps (the first ones)
@@ -32,9 +32,9 @@ typedef struct rdStats_ {
 // One rejected step attempt: rd_step (and rd_advance) restored the state, halved the step and
 // tried again; rd_stepEnd returned the status to the host instead.
 typedef struct rdStepCut_ {
-  double t;       // start of the failed attempt
-  double h;       // its step size
-  int status;     // the recoverable status (RD_RECOVER_NEWTON, ...)
+  double t;                        // start of the failed attempt
+  double h;                        // its step size
+  int status;                      // the recoverable status (RD_RECOVER_NEWTON, ...)
   char reason[RD_STEPCUT_REASON];  // the library's message: what failed and where (the node
                                    // or joint equation with the largest Newton correction,
                                    // the beam, the singular column), truncated

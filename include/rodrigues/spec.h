@@ -155,11 +155,11 @@ typedef struct rdPointMassDef_ {
 // tension f = k1 e + k2 e^2 + k3 e^3 + c de/dt, e = length - rest_length.
 typedef struct rdSpringDef_ {
   const char* name;
-  int node[2];            // node[1] may be RD_GROUND: then `anchor` is the ground point
-  double anchor[3];       // global ground point if node[1] == RD_GROUND
-  double stiffness[3];    // k1, k2, k3
-  double damping;         // c >= 0
-  double rest_length;     // < 0: the reference distance (default -1)
+  int node[2];          // node[1] may be RD_GROUND: then `anchor` is the ground point
+  double anchor[3];     // global ground point if node[1] == RD_GROUND
+  double stiffness[3];  // k1, k2, k3
+  double damping;       // c >= 0
+  double rest_length;   // < 0: the reference distance (default -1)
   int cookie_;
 } rdSpringDef;
 
@@ -231,26 +231,26 @@ typedef enum rdBeamVirtualRotation_ {
 // the section frame, row-major. Gravity (rds_setGravity) acts on the beam's mass.
 // Used by generalized_alpha and static; the rigid steppers refuse beams.
 typedef struct rdBeamDef_ {
-  const char* name;          // unique name (shares the name space of the elements)
-  int nnode;                 // nodes of the element, 2 .. RD_BEAM_MAX_NODES (order nnode - 1)
-  const int* nodes;          // nnode rigid node indices in order along the element (copied)
-  int nstation;              // section stations, >= 1 (1: a constant section)
-  const double* station;     // nstation span coordinates in [0, 1], strictly increasing, from 0
-                             // to 1 when nstation > 1 (copied)
-  const double* stiffness;   // nstation x 36: 6x6 stiffness per station, symmetric positive
-                             // definite (copied)
-  const double* mass;        // nstation x 36: 6x6 mass per length per station, symmetric
-                             // positive definite (copied)
-  double damping[6];         // mu >= 0: [N; M]_damping = diag(mu) K d/dt [Gamma; kappa]
+  const char* name;         // unique name (shares the name space of the elements)
+  int nnode;                // nodes of the element, 2 .. RD_BEAM_MAX_NODES (order nnode - 1)
+  const int* nodes;         // nnode rigid node indices in order along the element (copied)
+  int nstation;             // section stations, >= 1 (1: a constant section)
+  const double* station;    // nstation span coordinates in [0, 1], strictly increasing, from 0
+                            // to 1 when nstation > 1 (copied)
+  const double* stiffness;  // nstation x 36: 6x6 stiffness per station, symmetric positive
+                            // definite (copied)
+  const double* mass;       // nstation x 36: 6x6 mass per length per station, symmetric
+                            // positive definite (copied)
+  double damping[6];        // mu >= 0: [N; M]_damping = diag(mu) K d/dt [Gamma; kappa]
   rdBeamQuadrature quadrature;
-  rdBeamRotationField rotation_field;  // default RD_BEAM_ROTATION_TOTAL
+  rdBeamRotationField rotation_field;      // default RD_BEAM_ROTATION_TOTAL
   rdBeamVirtualRotation virtual_rotation;  // default RD_BEAM_VIRTUAL_ROTATION_FIELD
-  double span[2];            // span coordinates of this element on its beam, default [0, 1]
-  double force[3];           // distributed force per length, scaled by timefn (default 0)
-  double moment[3];          // distributed moment per length, scaled by timefn (default 0)
-  rdFrame load_frame;        // frame of force and moment: RD_FRAME_GLOBAL (dead, default) or
-                             // RD_FRAME_BODY (follower, in the section frame)
-  int timefn;                // time function of the distributed load (RD_NO_TIMEFN: constant)
+  double span[2];      // span coordinates of this element on its beam, default [0, 1]
+  double force[3];     // distributed force per length, scaled by timefn (default 0)
+  double moment[3];    // distributed moment per length, scaled by timefn (default 0)
+  rdFrame load_frame;  // frame of force and moment: RD_FRAME_GLOBAL (dead, default) or
+                       // RD_FRAME_BODY (follower, in the section frame)
+  int timefn;          // time function of the distributed load (RD_NO_TIMEFN: constant)
   int cookie_;
 } rdBeamDef;
 
@@ -268,31 +268,31 @@ RD_API int rds_addBeam(rdSpec* spec, const rdBeamDef* def);
 // joints (holonomic constraints, enforced with Lagrange multipliers by implicit steppers)
 
 typedef enum rdJointType_ {
-  RD_JOINT_FIXED = 0,        // node[0] clamped to the ground (position and rotation)
-  RD_JOINT_RIGID,            // node[0] and node[1] rigidly connected
-  RD_JOINT_SPHERICAL,        // common point `point`
-  RD_JOINT_REVOLUTE,         // common point and common axis `axis`
-  RD_JOINT_UNIVERSAL,        // common point; `axis` fixed in node 0, `axis2` in node 1 stay normal
-  RD_JOINT_PRISMATIC,        // relative translation along `axis` only, no relative rotation
-  RD_JOINT_CYLINDRICAL,      // relative translation along and rotation about `axis`
-  RD_JOINT_PLANAR,           // node 1 moves in the plane of normal `axis`, rotates about it
-  RD_JOINT_PRESCRIBED,       // node[0] follows prescribed position and rotation in time
-  RD_JOINT_ROTATION_CONTROL, // like RIGID but with the relative rotation about `axis` = f(t)
+  RD_JOINT_FIXED = 0,         // node[0] clamped to the ground (position and rotation)
+  RD_JOINT_RIGID,             // node[0] and node[1] rigidly connected
+  RD_JOINT_SPHERICAL,         // common point `point`
+  RD_JOINT_REVOLUTE,          // common point and common axis `axis`
+  RD_JOINT_UNIVERSAL,         // common point; `axis` fixed in node 0, `axis2` in node 1 stay normal
+  RD_JOINT_PRISMATIC,         // relative translation along `axis` only, no relative rotation
+  RD_JOINT_CYLINDRICAL,       // relative translation along and rotation about `axis`
+  RD_JOINT_PLANAR,            // node 1 moves in the plane of normal `axis`, rotates about it
+  RD_JOINT_PRESCRIBED,        // node[0] follows prescribed position and rotation in time
+  RD_JOINT_ROTATION_CONTROL,  // like RIGID but with the relative rotation about `axis` = f(t)
   RD_JOINT_COUNT
 } rdJointType;
 
 typedef struct rdJointDef_ {
-  const char* name;      // unique joint name (required)
+  const char* name;  // unique joint name (required)
   rdJointType type;
-  int node[2];           // node[1] may be RD_GROUND (default)
-  double point[3];       // joint point, global, reference configuration
-  double axis[3];        // joint axis or plane normal, global, reference configuration
-  double axis2[3];       // universal: the axis attached to node 1
-  int angle_fn;          // revolute, rotation control: prescribed angle f(t) (RD_NO_TIMEFN: free)
-  int torque_fn;         // revolute: time function scaling `torque` (RD_NO_TIMEFN: constant)
-  double torque;         // revolute: applied torque about the axis
-  int motion_fn[6];      // prescribed: displacement x,y,z and rotation vector, f(t) each
-                         // (RD_NO_TIMEFN: held at 0)
+  int node[2];       // node[1] may be RD_GROUND (default)
+  double point[3];   // joint point, global, reference configuration
+  double axis[3];    // joint axis or plane normal, global, reference configuration
+  double axis2[3];   // universal: the axis attached to node 1
+  int angle_fn;      // revolute, rotation control: prescribed angle f(t) (RD_NO_TIMEFN: free)
+  int torque_fn;     // revolute: time function scaling `torque` (RD_NO_TIMEFN: constant)
+  double torque;     // revolute: applied torque about the axis
+  int motion_fn[6];  // prescribed: displacement x,y,z and rotation vector, f(t) each
+                     // (RD_NO_TIMEFN: held at 0)
   int cookie_;
 } rdJointDef;
 
@@ -313,9 +313,9 @@ typedef struct rdLoadDef_ {
   const char* name;  // unique load name (required)
   int node;
   rdLoadKind kind;
-  rdFrame frame;     // RD_FRAME_GLOBAL: dead load; RD_FRAME_BODY: follower load
-  double value[3];   // load vector, scaled by the time function
-  int timefn;        // RD_NO_TIMEFN: constant
+  rdFrame frame;    // RD_FRAME_GLOBAL: dead load; RD_FRAME_BODY: follower load
+  double value[3];  // load vector, scaled by the time function
+  int timefn;       // RD_NO_TIMEFN: constant
   int cookie_;
 } rdLoadDef;
 
@@ -338,13 +338,13 @@ typedef enum rdTorqueLawType_ {
 typedef int (*rdTorqueCallback)(double t, const double R[9], double torque[3], void* user);
 
 typedef struct rdTorqueLawDef_ {
-  const char* name;            // unique name (required)
-  int node;                    // RD_NODE_RIGID node
+  const char* name;  // unique name (required)
+  int node;          // RD_NODE_RIGID node
   rdTorqueLawType type;
-  double param[2];             // COULOMB_WALL: a (default 1.1), c (default 0.01)
-  const char* expression[3];   // EXPRESSION: x, y, z components (copied)
-  rdTorqueCallback callback;   // CALLBACK
-  void* user;                  // CALLBACK: passed through, owned by the caller
+  double param[2];            // COULOMB_WALL: a (default 1.1), c (default 0.01)
+  const char* expression[3];  // EXPRESSION: x, y, z components (copied)
+  rdTorqueCallback callback;  // CALLBACK
+  void* user;                 // CALLBACK: passed through, owned by the caller
   int cookie_;
 } rdTorqueLawDef;
 
@@ -377,13 +377,13 @@ typedef int (*rdNodeLoadJacobian)(double t, int n, const int* nodes, const doubl
                                   const double* vel, double* dfdx, double* dfdv, void* user);
 
 typedef struct rdLoadCallbackDef_ {
-  const char* name;              // unique load name (shares the name space of rds_addLoad)
-  int nnode;                     // number of nodes in the set (>= 1)
-  const int* nodes;              // nnode node indices (copied)
-  rdNodeLoadCallback callback;   // required
-  void* user;                    // passed through, owned by the caller
-  rdNodeLoadJacobian jacobian;   // optional (NULL: the loads enter Newton as constants);
-                                 // with it, the sparse pattern couples all nodes of the set
+  const char* name;             // unique load name (shares the name space of rds_addLoad)
+  int nnode;                    // number of nodes in the set (>= 1)
+  const int* nodes;             // nnode node indices (copied)
+  rdNodeLoadCallback callback;  // required
+  void* user;                   // passed through, owned by the caller
+  rdNodeLoadJacobian jacobian;  // optional (NULL: the loads enter Newton as constants);
+                                // with it, the sparse pattern couples all nodes of the set
   int cookie_;
 } rdLoadCallbackDef;
 

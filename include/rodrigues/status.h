@@ -6,22 +6,22 @@
 #include "rodrigues/export.h"
 
 // X(name, value, text): the one list that makes the enum and rd_statusString
-#define RD_STATUS_LIST(X)                                                        \
-  X(RD_OK, 0, "ok")                                                              \
-  X(RD_RECOVER_NEWTON, 1, "Newton iteration did not converge")                   \
-  X(RD_RECOVER_SINGULAR, 2, "singular iteration matrix")                         \
-  X(RD_RECOVER_NONFINITE, 3, "non-finite value in the solution")                 \
-  X(RD_RECOVER_CALLBACK, 4, "user callback asked for a smaller step")            \
-  X(RD_ERR_ARG, -1, "invalid argument")                                          \
-  X(RD_ERR_NOMEM, -2, "out of memory")                                           \
-  X(RD_ERR_IO, -3, "input/output error")                                         \
-  X(RD_ERR_DECK, -4, "invalid input deck")                                       \
-  X(RD_ERR_MODEL, -5, "invalid model")                                           \
-  X(RD_ERR_STATE, -6, "call out of sequence")                                    \
-  X(RD_ERR_UNSUPPORTED, -7, "method cannot handle this model")                   \
-  X(RD_ERR_NUMERIC, -8, "numerical failure")                                     \
-  X(RD_ERR_CALLBACK, -9, "user callback failed")                                 \
-  X(RD_ERR_HANDLE, -10, "invalid or destroyed handle")                           \
+#define RD_STATUS_LIST(X)                                             \
+  X(RD_OK, 0, "ok")                                                   \
+  X(RD_RECOVER_NEWTON, 1, "Newton iteration did not converge")        \
+  X(RD_RECOVER_SINGULAR, 2, "singular iteration matrix")              \
+  X(RD_RECOVER_NONFINITE, 3, "non-finite value in the solution")      \
+  X(RD_RECOVER_CALLBACK, 4, "user callback asked for a smaller step") \
+  X(RD_ERR_ARG, -1, "invalid argument")                               \
+  X(RD_ERR_NOMEM, -2, "out of memory")                                \
+  X(RD_ERR_IO, -3, "input/output error")                              \
+  X(RD_ERR_DECK, -4, "invalid input deck")                            \
+  X(RD_ERR_MODEL, -5, "invalid model")                                \
+  X(RD_ERR_STATE, -6, "call out of sequence")                         \
+  X(RD_ERR_UNSUPPORTED, -7, "method cannot handle this model")        \
+  X(RD_ERR_NUMERIC, -8, "numerical failure")                          \
+  X(RD_ERR_CALLBACK, -9, "user callback failed")                      \
+  X(RD_ERR_HANDLE, -10, "invalid or destroyed handle")                \
   X(RD_ERR_LIBRARY, -11, "external library failure")
 
 typedef enum rdStatus_ {

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_implicit.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_implicit.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // Pi_{n+1} = Pi_n + h (Pibar x Wbar + Tbar), Pibar = (Pi_n + Pi_{n+1})/2, Wbar = J^-1 Pibar,
@@ -31,8 +31,7 @@ static void attitude(const rgScratch* sc, const double x[3], double q[4]) {
 
 
 // r = J w/h - Pi_n - (J w x w)/(2h) - h/2 Tbar
-static void residual(const rgBody* b, const rgScratch* sc, double h, double r[3],
-                     double* scale) {
+static void residual(const rgBody* b, const rgScratch* sc, double h, double r[3], double* scale) {
   double Jw[3], gyro[3];
   m3_mulv(Jw, b->J, sc->x);
   v3_cross(gyro, Jw, sc->x);

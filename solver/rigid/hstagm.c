@@ -6,9 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // Two interleaved leapfrog sequences: the integer states (R_n, W_n) in the state, the half

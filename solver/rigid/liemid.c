@@ -7,8 +7,8 @@
 // LIEMID[EA] = E1(h/2) o E2(h/2), second order. One torque evaluation per step.
 #include <string.h>
 
-#include "src/core/core.h"
 #include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 
 enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 
@@ -17,16 +17,16 @@ enum { VARIANT_E1, VARIANT_E2, VARIANT_EA };
 // J psi / hs = exp(-psi/2) b; on return b' = exp(-psi) b and dq = the quaternion of exp(psi)
 // (principal axes: jh = diag(J)/hs, hi = hs/diag(J) and bb = |b|^2 precomputed)
 RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, double hs,
-                   const double jh[3], const double hi[3], double bb, double b[3],
-                   double dq[4], int* iters, int* newK) {
+                   const double jh[3], const double hi[3], double bb, double b[3], double dq[4],
+                   int* iters, int* newK) {
   const rgBody* bd = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];
   double eb[3];
   // the inverse tangent of this substep from an earlier step, if made for this substep size
   const double* Ki = fabs(mem->hK[k] - hs) <= 1e-6 * hs ? mem->Ki[k] : NULL;
-  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, bb, b, Ki, sc->Ki[k],
-                                          &sc->knew[k], eb, dq, iters)
+  int st = bd->diag ? rg_rotvecNewtonDiag(m, v, i, t, jh, hi, bb, b, Ki, sc->Ki[k], &sc->knew[k],
+                                          eb, dq, iters)
                     : rg_rotvecNewton(m, v, i, t, bd->J, bd->Jinv, 0, b, hs, Ki, sc->Ki[k],
                                       &sc->knew[k], eb, dq, iters);
   if (st != RD_OK) {
@@ -40,8 +40,8 @@ RG_HOT int substep(const rdModel* m, const rgView* v, int i, int k, double t, do
 
 
 // the rotation of body i from t to t + h up to the end impulse, and the translation
-RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h,
-                  int variant, double kick0, int* iters, int* newK) {
+RG_HOT int rotate(const rdModel* m, const rgView* v, const rdState* s, int i, double h, int variant,
+                  double kick0, int* iters, int* newK) {
   const rgBody* b = &v->body[i];
   const rgMem* mem = &v->mem[i];
   rgScratch* sc = &v->sc[i];

@@ -3,9 +3,9 @@
 // dynamics", §3), the torque at the midpoint.
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_implicit.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_implicit.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // J psi / h = exp(-psi/2) (Pi_n + h/2 R_n^T t(R_n exp(psi/2), t_n + h/2)), then
@@ -23,8 +23,7 @@ static void impulse(const rgScratch* sc, double h, double bv[3]) {
 }
 
 
-static void residual(const rgBody* b, const rgScratch* sc, double h, double r[3],
-                     double* scale) {
+static void residual(const rgBody* b, const rgScratch* sc, double h, double r[3], double* scale) {
   double bv[3], half[3], Eb[3], Jx[3];
   impulse(sc, h, bv);
   v3_scale(half, sc->x, -0.5);

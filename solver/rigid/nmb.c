@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // NMB: explicit Newmark (beta = 0, gamma = 1/2) in the body frame, Krysl & Endres 2005 §2.4.
-#include "src/core/core.h"
 #include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 
 // R_n = R_{n-1} exp(h W_{n-1} + h^2/2 A_{n-1});  J A_n - R_n^T t_n + W_n x J W_n = 0 with
 // W_n = W_{n-1} + h/2 (A_{n-1} + A_n), solved for A_n by Newton. Translation: velocity Verlet.

@@ -2,9 +2,9 @@
 // NMS: explicit Newmark in the spatial frame, Krysl & Endres 2005 §2.5 (equivalent to NMB).
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // R_n = exp(h w_{n-1} + h^2/2 a_{n-1}) R_{n-1};  i_n a_n - t_n + w_n x i_n w_n = 0 with

@@ -19,20 +19,20 @@
 // one rigid body as the rigid steppers see it: it rotates about a point (the fixed pivot of a
 // spherical joint to ground, or its centre of mass if free); the node rides along at x = xr + R r
 typedef struct rgBody_ {
-  int node;         // node carrying the body
-  int elem;         // its rigid_body element
-  int pinned;       // 1: spherical joint to ground at p; 0: free body
-  int rzero;        // r == 0: the node is the rotation point (no lever arm to rotate)
-  int diag;         // J is diagonal in the body frame (the principal-axes kernels apply)
-  int czero;        // c == 0 or no gravity: the weight has no moment about the rotation point
+  int node;    // node carrying the body
+  int elem;    // its rigid_body element
+  int pinned;  // 1: spherical joint to ground at p; 0: free body
+  int rzero;   // r == 0: the node is the rotation point (no lever arm to rotate)
+  int diag;    // J is diagonal in the body frame (the principal-axes kernels apply)
+  int czero;   // c == 0 or no gravity: the weight has no moment about the rotation point
   double mass;
-  double J[9];      // inertia about the rotation point, body frame
-  double Jinv[9];   // its inverse
-  double p[3];      // pinned: the fixed point (global)
-  double r[3];      // body-frame vector from the rotation point to the node
-  double c[3];      // body-frame vector from the rotation point to the centre of mass
-  double mg[3];     // weight m g (global)
-  double jr2;       // diag: (smallest / largest principal inertia)^2
+  double J[9];     // inertia about the rotation point, body frame
+  double Jinv[9];  // its inverse
+  double p[3];     // pinned: the fixed point (global)
+  double r[3];     // body-frame vector from the rotation point to the node
+  double c[3];     // body-frame vector from the rotation point to the centre of mass
+  double mg[3];    // weight m g (global)
+  double jr2;      // diag: (smallest / largest principal inertia)^2
 } rgBody;
 
 // per-body stepper memory, kept in the state (saved, restored, checkpointed with it)
@@ -56,19 +56,19 @@ typedef struct rgMem_ {
 
 // per-body scratch of one step (work)
 typedef struct rgScratch_ {
-  double q0[4];     // attitude at the start of the step
-  double W0[3];     // body angular velocity at the start
-  double P0[3];     // body angular momentum J W0 at the start
-  double x[3];      // Newton unknown
-  double res[3];    // residual
-  double scale;     // residual scale
-  double b[3];      // method-dependent vector
-  double g[3];      // torque term at the iterate
-  double dg[9];     // its finite-difference Jacobian (columns)
-  double q[4];      // trial attitude
-  double tau[3];    // spatial torque at the last evaluation (rg_loads)
-  double T[3];      // body-frame torque at the last evaluation (rg_loadsBody)
-  double f[3];      // force at the last evaluation
+  double q0[4];   // attitude at the start of the step
+  double W0[3];   // body angular velocity at the start
+  double P0[3];   // body angular momentum J W0 at the start
+  double x[3];    // Newton unknown
+  double res[3];  // residual
+  double scale;   // residual scale
+  double b[3];    // method-dependent vector
+  double g[3];    // torque term at the iterate
+  double dg[9];   // its finite-difference Jacobian (columns)
+  double q[4];    // trial attitude
+  double tau[3];  // spatial torque at the last evaluation (rg_loads)
+  double T[3];    // body-frame torque at the last evaluation (rg_loadsBody)
+  double f[3];    // force at the last evaluation
   // the end-of-step values of an atomic step, committed by rg_commit
   double xr[3], vr[3], ar[3];  // rotation point
   double W[3], A[3];           // body angular velocity and acceleration
@@ -88,13 +88,13 @@ typedef struct rgNodeMap_ {
 typedef struct rgView_ {
   int built;
   int nb;
-  int others;       // the model has loads besides gravity (nodal loads, host callbacks, torque
-                    // laws): rd_evalLoadsNoGravity is called and the trial array v->q is kept
-                    // complete; else (and without rd_setNodeLoad) only the weights act
-  rgBody* body;     // nb
-  rgMem* mem;       // nb (in d->s.memory)
-  rgScratch* sc;    // nb
-  double* q;        // nnode x 7: trial configuration
+  int others;     // the model has loads besides gravity (nodal loads, host callbacks, torque
+                  // laws): rd_evalLoadsNoGravity is called and the trial array v->q is kept
+                  // complete; else (and without rd_setNodeLoad) only the weights act
+  rgBody* body;   // nb
+  rgMem* mem;     // nb (in d->s.memory)
+  rgScratch* sc;  // nb
+  double* q;      // nnode x 7: trial configuration
   const char* method;
 } rgView;
 
@@ -129,8 +129,7 @@ static inline int rg_generic(const rgView* v, const rdData* d) {
 // mem (mem_out = 1) or scratch (0). rg_loads gives the spatial torque (tau), rg_loadsBody the
 // body-frame torque R^T tau (T) at the body's attitude in q. One load evaluation.
 int rg_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, int mem_out);
-int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double* q,
-                 int mem_out);
+int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double* q, int mem_out);
 
 // body angular acceleration from the Euler equations: J A = T - W x J W, T = R^T tau
 void rg_eulerAccel(const rgBody* b, const double q[4], const double W[3], const double tau[3],
@@ -162,8 +161,8 @@ int rg_solveAccel(const rdModel* m, const rgView* v, int ib, double t, const dou
 int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], const double e[3],
                      double s1, double s2, double y);
 // raise the failure of a Newton solve
-int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what,
-                  double res, double scale, int iters);
+int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what, double res,
+                  double scale, int iters);
 
 // finish a step's bookkeeping: Newton iterations of the step
 static inline void rg_countIterations(rdData* d, int iters) {

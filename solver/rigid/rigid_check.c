@@ -6,8 +6,8 @@
 // with RD_ERR_UNSUPPORTED and a message naming the object.
 #include <string.h>
 
-#include "src/core/core.h"
 #include "solver/rigid/rigid.h"
+#include "src/core/core.h"
 
 static const char* elem_kind(int type) {
   switch (type) {
@@ -24,8 +24,8 @@ static const char* elem_kind(int type) {
 
 
 static const char* joint_kind(int type) {
-  static const char* const names[] = {"fixed",     "rigid",       "spherical", "revolute",
-                                      "universal", "prismatic",   "cylindrical", "planar",
+  static const char* const names[] = {"fixed",      "rigid",           "spherical",   "revolute",
+                                      "universal",  "prismatic",       "cylindrical", "planar",
                                       "prescribed", "rotation_control"};
   return type >= 0 && type < RD_JOINT_COUNT ? names[type] : "unknown";
 }
@@ -76,8 +76,8 @@ static int check_elements(const rdModel* m, const char* meth, rgNodeMap* map) {
       return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
                       "%s%smethod '%s': rigid bodies '%s' and '%s' share node '%s' (one body per "
                       "node)",
-                      o, sep(o), meth, m->elem[map[node].elem].def.u.body.name,
-                      el->def.u.body.name, m->node_name[node]);
+                      o, sep(o), meth, m->elem[map[node].elem].def.u.body.name, el->def.u.body.name,
+                      m->node_name[node]);
     }
     map[node].elem = e;
   }
@@ -106,8 +106,8 @@ static int check_joints(const rdModel* m, const char* meth, rgNodeMap* map) {
     int node = jd->node[0];
     if (map[node].elem < 0) {
       return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
-                      "%s%smethod '%s': joint '%s' pins node '%s', which carries no rigid body",
-                      o, sep(o), meth, jd->name, m->node_name[node]);
+                      "%s%smethod '%s': joint '%s' pins node '%s', which carries no rigid body", o,
+                      sep(o), meth, jd->name, m->node_name[node]);
     }
     if (map[node].pin >= 0) {
       return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,

@@ -6,10 +6,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/core/core.h"
+#include "rodrigues/liegroup.h"
 #include "solver/rigid/rigid_implicit.h"
 #include "solver/rigid/rigid_kernels.h"
-#include "rodrigues/liegroup.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // place every body at the attitude of its unknown x (+ eps e_k if k >= 0) and evaluate the

@@ -7,8 +7,8 @@
 
 #include <math.h>
 
-#include "src/core/core.h"
 #include "solver/rigid/rigid.h"
+#include "src/core/core.h"
 #include "src/math/quat.h"
 #include "src/math/vec3.h"
 
@@ -27,11 +27,10 @@ static inline void rg_rotCoef(double y, double* c, double* s1, double* s2) {
     *c = 1 - y * *s2;
   } else if (y <= 0.0625) {
     *s1 = 1 - y * (1.0 / 6 -
-                   y * (1.0 / 120 -
-                        y * (1.0 / 5040 - y * (1.0 / 362880 - y * (1.0 / 39916800)))));
-    *s2 = 0.5 - y * (1.0 / 24 -
-                     y * (1.0 / 720 -
-                          y * (1.0 / 40320 - y * (1.0 / 3628800 - y * (1.0 / 479001600)))));
+                   y * (1.0 / 120 - y * (1.0 / 5040 - y * (1.0 / 362880 - y * (1.0 / 39916800)))));
+    *s2 = 0.5 -
+          y * (1.0 / 24 -
+               y * (1.0 / 720 - y * (1.0 / 40320 - y * (1.0 / 3628800 - y * (1.0 / 479001600)))));
     *c = 1 - y * *s2;
   } else {
     double x = sqrt(y), sn = sin(x);
@@ -54,13 +53,12 @@ static inline void rg_rotCoefHalf(double xx, double* c, double* g1, double* g2) 
     *c = 1 - xx * *g2;
   } else if (xx <= 4 * 0.0625) {
     *g1 = -0.5 + xx * (1.0 / 48 -
-                       xx * (1.0 / 3840 -
-                             xx * (1.0 / 645120 -
-                                   xx * (1.0 / 185794560 - xx * (1.0 / 81749606400)))));
-    *g2 = 0.125 - xx * (1.0 / 384 -
-                        xx * (1.0 / 46080 -
-                              xx * (1.0 / 10321920 -
-                                    xx * (1.0 / 3715891200 - xx * (1.0 / 1961990553600)))));
+                       xx * (1.0 / 3840 - xx * (1.0 / 645120 - xx * (1.0 / 185794560 -
+                                                                     xx * (1.0 / 81749606400)))));
+    *g2 = 0.125 -
+          xx * (1.0 / 384 -
+                xx * (1.0 / 46080 - xx * (1.0 / 10321920 -
+                                          xx * (1.0 / 3715891200 - xx * (1.0 / 1961990553600)))));
     *c = 1 - xx * *g2;
   } else {
     double s1, s2;
@@ -238,8 +236,8 @@ static inline void rg_placeNode(const rgBody* b, double* q, const double qb[4],
 
 // node state (s.q, s.v, s.vd) of body b from its attitude, body angular velocity and
 // acceleration, and the rotation point's motion in mem
-static inline void rg_writeNode(const rgBody* b, const rgMem* mem, rdState* s,
-                                const double q[4], const double W[3], const double A[3]) {
+static inline void rg_writeNode(const rgBody* b, const rgMem* mem, rdState* s, const double q[4],
+                                const double W[3], const double A[3]) {
   double* v = s->v + 6 * b->node;
   double* a = s->vd + 6 * b->node;
   double Wr[3], WWr[3], Ar[3], g[3];
@@ -345,14 +343,8 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
       return rg_newtonFail(m, v, ib, t, "the angular acceleration", sqrt(rr), scale, it);
     }
     // K = J + h/2 (skew(W) J - skew(J W))
-    double K[9] = {j0,
-                   hh * (u2 - w2 * j1),
-                   hh * (w1 * j2 - u1),
-                   hh * (w2 * j0 - u2),
-                   j1,
-                   hh * (u0 - w0 * j2),
-                   hh * (u1 - w1 * j0),
-                   hh * (w0 * j1 - u0),
+    double K[9] = {j0, hh * (u2 - w2 * j1), hh * (w1 * j2 - u1), hh * (w2 * j0 - u2),
+                   j1, hh * (u0 - w0 * j2), hh * (u1 - w1 * j0), hh * (w0 * j1 - u0),
                    j2};
     // every off-diagonal entry of row i is at most h/2 (|J W| + |W| j_max) <= h/2 2 j_max |W|,
     // so the rows are dominant by a factor 2 (rg_solve3dd) when 8 (h/2) j_max |W| <= j_min
@@ -371,8 +363,8 @@ RG_HOT int rg_accelNewtonDiag(const rdModel* m, const rgView* v, int ib, double 
 
 
 static inline int rg_accelNewton(const rdModel* m, const rgView* v, int ib, double t,
-                                  const double J[9], int diag, const double T[3],
-                                  const double Wp[3], double h, double A[3], int* iters) {
+                                 const double J[9], int diag, const double T[3], const double Wp[3],
+                                 double h, double A[3], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double hh = 0.5 * h, Tn = v3_norm(T);
@@ -501,8 +493,8 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
       }
       if (rg_rotvecTangent(Ki_new, Jh, psi, e, s1, s2, y)) {
         *iters += it;
-        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn,
-                      scale, it);
+        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", rn, scale,
+                      it);
         return RD_RECOVER_NEWTON;
       }
       Ki = Ki_new;
@@ -521,9 +513,9 @@ static inline int rg_rotvecNewton(const rdModel* m, const rgView* v, int ib, dou
 // exp(-psi/2) is applied as in rg_rotate with p = -psi/2 folded into the coefficients
 // (rg_rotCoefHalf) and the products with psi (scalings by powers of 2: the same numbers)
 RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double t,
-                               const double jh[3], const double hi[3], double bb,
-                               const double b[3], const double* Ki_old, double Ki_new[9],
-                               int* knew, double eb[3], double dq[4], int* iters) {
+                               const double jh[3], const double hi[3], double bb, const double b[3],
+                               const double* Ki_old, double Ki_new[9], int* knew, double eb[3],
+                               double dq[4], int* iters) {
   double tol = m->opt.rigid_tol;
   int maxit = m->opt.rigid_max_iter;
   double b0 = b[0], b1 = b[1], b2 = b[2];
@@ -573,8 +565,8 @@ RG_HOT int rg_rotvecNewtonDiag(const rdModel* m, const rgView* v, int ib, double
       double psi[3] = {x0, x1, x2}, e[3] = {e0, e1, e2};
       if (rg_rotvecTangent(Ki_new, Jh, psi, e, -2 * g1, 4 * g2, 0.25 * xx)) {
         *iters += it;
-        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)",
-                      sqrt(rr), 2 * sqrt(bb), it);
+        rg_newtonFail(m, v, ib, t, "the incremental rotation vector (singular tangent)", sqrt(rr),
+                      2 * sqrt(bb), it);
         return RD_RECOVER_NEWTON;
       }
       Ki = Ki_new;
@@ -601,8 +593,9 @@ RG_HOT int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame
     const rgScratch* sc = &v->sc[i];
     // 0 times their sum is 0 if they are all finite and NaN otherwise (numbers so large that
     // the sum overflows, beyond 1e307, count as non-finite too)
-    double z = (sc->q[0] + sum3(sc->q + 1)) + (sum3(frame == RG_BODY ? sc->T : sc->tau) +
-                                               sum3(sc->f)) + (sum3(sc->W) + sum3(sc->A));
+    double z = (sc->q[0] + sum3(sc->q + 1)) +
+               (sum3(frame == RG_BODY ? sc->T : sc->tau) + sum3(sc->f)) +
+               (sum3(sc->W) + sum3(sc->A));
     if (!b->pinned) {
       z += sum3(sc->xr) + (sum3(sc->vr) + sum3(sc->ar));
     }

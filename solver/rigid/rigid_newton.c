@@ -6,21 +6,20 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
-int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what,
-                  double res, double scale, int iters) {
+int rg_newtonFail(const rdModel* m, const rgView* v, int ib, double t, const char* what, double res,
+                  double scale, int iters) {
   const rgBody* b = &v->body[ib];
   return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
                   "method '%s': Newton solve for %s of body '%s' (node '%s') did not converge "
                   "at t = %.17g: residual %.3e (%.3e relative, tolerance %.1e) after %d "
                   "iterations (solver.rigid_max_iter = %d)",
-                  v->method, what, m->elem[b->elem].def.u.body.name, m->node_name[b->node], t,
-                  res, scale > 0 ? res / scale : res, m->opt.rigid_tol, iters,
-                  m->opt.rigid_max_iter);
+                  v->method, what, m->elem[b->elem].def.u.body.name, m->node_name[b->node], t, res,
+                  scale > 0 ? res / scale : res, m->opt.rigid_tol, iters, m->opt.rigid_max_iter);
 }
 
 
@@ -40,8 +39,8 @@ int rg_rotvecTangent(double Ki[9], const double Jh[9], const double psi[3], cons
   v3_scale(u, psi, 0.5);
   v3_cross(eu, e, u);
   double f1 = -s2, ed = v3_dot(e, u);
-  double f2 = y < 0.25 ? 1.0 / 6 - y * (1.0 / 120 - y * (1.0 / 5040 - y * (1.0 / 362880)))
-                       : (1 - s1) / y;
+  double f2 =
+      y < 0.25 ? 1.0 / 6 - y * (1.0 / 120 - y * (1.0 / 5040 - y * (1.0 / 362880))) : (1 - s1) / y;
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       K[3 * i + j] = Jh[3 * i + j] - 0.5 * (f1 * u[i] * e[j] + f2 * eu[i] * u[j]);

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "elements/loads.h"
-#include "src/core/core.h"
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // round up to a multiple of 64 bytes
@@ -119,8 +119,8 @@ static int loads(const rdModel* m, rdData* d, rgView* v, double t, const double*
     const rgBody* b = &v->body[i];
     const double* fn = generic ? d->force + 6 * b->node : NULL;
     double* f = mem_out ? v->mem[i].f : v->sc[i].f;
-    double* torque = body ? (mem_out ? v->mem[i].T : v->sc[i].T)
-                          : (mem_out ? v->mem[i].tau : v->sc[i].tau);
+    double* torque =
+        body ? (mem_out ? v->mem[i].T : v->sc[i].T) : (mem_out ? v->mem[i].tau : v->sc[i].tau);
     rg_bodyLoad(b, q + 7 * b->node + 3, fn, body, torque, f);
   }
   return RD_OK;
@@ -132,15 +132,13 @@ int rg_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, 
 }
 
 
-int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double* q,
-                 int mem_out) {
+int rg_loadsBody(const rdModel* m, rdData* d, rgView* v, double t, const double* q, int mem_out) {
   return loads(m, d, v, t, q, mem_out, 1);
 }
 
 
 // J A = T - W x J W from the body-frame torque T
-static void euler_accel_body(const rgBody* b, const double W[3], const double T[3],
-                             double A[3]) {
+static void euler_accel_body(const rgBody* b, const double W[3], const double T[3], double A[3]) {
   double JW[3], gyro[3], rhs[3];
   m3_mulv(JW, b->J, W);
   v3_cross(gyro, W, JW);

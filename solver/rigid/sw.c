@@ -4,9 +4,9 @@
 // IJNME 31, 1991, as given in Krysl & Endres 2005, appendix A.
 #include <string.h>
 
-#include "src/core/core.h"
-#include "solver/rigid/rigid_kernels.h"
 #include "rodrigues/liegroup.h"
+#include "solver/rigid/rigid_kernels.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
 
 // R_n = R_{n-1} exp(h W_{n-1} + h^2/2 A_{n-1})

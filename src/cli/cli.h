@@ -37,13 +37,13 @@ int cmd_import(int argc, char** argv);
 // arguments and loading shared by the commands that read a deck (common.c)
 
 typedef struct cliDeckArgs_ {
-  const char* deck;    // the deck file
-  const char* outdir;  // -o DIR, or NULL
+  const char* deck;        // the deck file
+  const char* outdir;      // -o DIR, or NULL
   const char* checkpoint;  // run: --checkpoint FILE (written at the end), or NULL
   const char* resume;      // run: --resume FILE (state to start from), or NULL
-  const char** set;    // the --set KEY=VALUE texts (pointers into argv; array from malloc)
+  const char** set;        // the --set KEY=VALUE texts (pointers into argv; array from malloc)
   int nset;
-  int help;            // --help was given
+  int help;  // --help was given
 } cliDeckArgs;
 
 // Print "rodrigues CMD: WHAT 'ARG'" (ARG may be NULL) and a hint to `rodrigues CMD --help` to
@@ -131,9 +131,9 @@ typedef struct convRun_ {
   const char* method;
   double dt;
   int ok;
-  char why[160];   // failure reason
-  double q[4];     // final orientation
-  double Pi[3];    // final body angular momentum
+  char why[160];  // failure reason
+  double q[4];    // final orientation
+  double Pi[3];   // final body angular momentum
   double err_R, err_Pi, order_R, order_Pi;
   long steps, loads;
   double wall;
@@ -142,7 +142,7 @@ typedef struct convRun_ {
 // DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
 // DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it
 // for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, -1 (said on stderr) if not.
-int cli_plotConvergence(const char* dir, const char* deck, const convRun* r,
-                        const char** methods, int nmethod, int nlevel);
+int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
+                        int nmethod, int nlevel);
 
 #endif  // RD_CLI_H

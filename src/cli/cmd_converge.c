@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// rodrigues converge: convergence study of time steppers on one deck (errors, observed orders, plot).
+// rodrigues converge: convergence study of time steppers on one deck (errors, observed orders,
+// plot).
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -265,8 +266,7 @@ done:
 static int read_reference_file(const char* path, double q[4], double Pi[3]) {
   FILE* f = fopen(path, "r");
   if (!f) {
-    fprintf(stderr, "rodrigues converge: cannot read reference '%s': %s\n", path,
-            strerror(errno));
+    fprintf(stderr, "rodrigues converge: cannot read reference '%s': %s\n", path, strerror(errno));
     return -1;
   }
   char line[4096];
@@ -296,9 +296,8 @@ static int read_reference_file(const char* path, double q[4], double Pi[3]) {
     }
     found = 1;
     if (bad || n != 7) {
-      fprintf(stderr,
-              "rodrigues converge: %s:%d: expected 7 numbers 'qw qx qy qz Pix Piy Piz'\n", path,
-              lineno);
+      fprintf(stderr, "rodrigues converge: %s:%d: expected 7 numbers 'qw qx qy qz Pix Piy Piz'\n",
+              path, lineno);
       break;
     }
     double nq = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2] + x[3] * x[3]);
@@ -438,18 +437,17 @@ int cmd_converge(int argc, char** argv) {
       goto done;
     }
     if (!ref.ok) {
-      fprintf(stderr, "rodrigues converge: the reference run %s:%g failed: %s\n", refmethod,
-              refdt, ref.why);
+      fprintf(stderr, "rodrigues converge: the reference run %s:%g failed: %s\n", refmethod, refdt,
+              ref.why);
       code = CLI_NUMERIC;
       goto done;
     }
     memcpy(qref, ref.q, sizeof(qref));
     memcpy(Piref, ref.Pi, sizeof(Piref));
-    printf("reference: %s at dt = %g (%ld steps, %.3g s)\n", refmethod, refdt, ref.steps,
-           ref.wall);
+    printf("reference: %s at dt = %g (%ld steps, %.3g s)\n", refmethod, refdt, ref.steps, ref.wall);
   }
-  printf("  q_ref = (%.17g, %.17g, %.17g, %.17g)\n  Pi_ref = (%.17g, %.17g, %.17g)\n\n",
-         qref[0], qref[1], qref[2], qref[3], Piref[0], Piref[1], Piref[2]);
+  printf("  q_ref = (%.17g, %.17g, %.17g, %.17g)\n  Pi_ref = (%.17g, %.17g, %.17g)\n\n", qref[0],
+         qref[1], qref[2], qref[3], Piref[0], Piref[1], Piref[2]);
 
   // the study
   printf("%-12s %10s %11s %11s %8s %8s %9s %10s %9s\n", "method", "dt", "err_R", "err_Pi",
@@ -479,8 +477,8 @@ int cmd_converge(int argc, char** argv) {
                r->err_R, r->err_Pi, r->order_R, r->order_Pi, r->steps, r->loads, r->wall);
       } else {
         nfailed++;
-        printf("%-12s %10.4g %11s %11s %8s %8s %9ld %10ld %9.3g  %s\n", r->method, r->dt,
-               "failed", "failed", "-", "-", r->steps, r->loads, r->wall, r->why);
+        printf("%-12s %10.4g %11s %11s %8s %8s %9ld %10ld %9.3g  %s\n", r->method, r->dt, "failed",
+               "failed", "-", "-", r->steps, r->loads, r->wall, r->why);
       }
       fflush(stdout);
     }
@@ -490,8 +488,7 @@ int cmd_converge(int argc, char** argv) {
     code = CLI_IO;
     goto done;
   }
-  printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed,
-         dir);
+  printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed, dir);
   fflush(stdout);
   if (cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
     printf(", convergence.png, convergence.svg\n");

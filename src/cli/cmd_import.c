@@ -60,8 +60,7 @@ int cmd_import(int argc, char** argv) {
   char tmp[4096];
   FILE* f = stdout;
   if (out) {
-    if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp) ||
-        !(f = fopen(tmp, "w"))) {
+    if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp) || !(f = fopen(tmp, "w"))) {
       fprintf(stderr, "rodrigues: %s: cannot write\n", out);
       rd_destroyContext(&ctx);
       return CLI_IO;

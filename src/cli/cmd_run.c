@@ -43,7 +43,7 @@ typedef struct runState_ {
   rdHistory* history;
   rdNetcdf* netcdf;  // DIR/history.nc when output.netcdf is set
   int netcdf_written;
-  rdVtk* vtk;        // DIR/results.pvd and DIR/vtk when output.vtk is set
+  rdVtk* vtk;  // DIR/results.pvd and DIR/vtk when output.vtk is set
   int vtk_written;
   cliProgress progress;
   int status;  // first failure of the observer
@@ -167,9 +167,10 @@ static void print_redundant(const rdModel* m, const rdData* d) {
   if (n <= 0) {
     return;
   }
-  printf("removed %d redundant constraint equation%s (solver.redundant_constraints = remove; "
-         "summary.json lists them):",
-         n, n > 1 ? "s" : "");
+  printf(
+      "removed %d redundant constraint equation%s (solver.redundant_constraints = remove; "
+      "summary.json lists them):",
+      n, n > 1 ? "s" : "");
   for (int k = 0; k < n && k < 8; k++) {
     printf("%s joint '%s' equation %d", k ? "," : "", rd_jointName(m, joint[k]), eq[k] + 1);
   }
@@ -177,18 +178,19 @@ static void print_redundant(const rdModel* m, const rdData* d) {
 }
 
 
-static void print_stats(const rdModel* model, const char* dir, const runState* r,
-                        const rdData* d, double wall) {
+static void print_stats(const rdModel* model, const char* dir, const runState* r, const rdData* d,
+                        double wall) {
   rdStats stats;
   rd_getStats(d, &stats);
   const char* sep = dir[strlen(dir) - 1] == '/' ? "" : "/";
   printf("wrote %s%shistory.csv (%ld rows)%s%s%s and %s%ssummary.json\n", dir, sep, r->rows,
          r->netcdf_written ? ", " : "", r->netcdf_written ? dir : "",
          r->netcdf_written ? (*sep ? "/history.nc" : "history.nc") : "", dir, sep);
-  printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations (at most %d in a step), "
-         "%ld factorizations, %.3g s\n",
-         rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
-         stats.max_newton_iterations, stats.factorizations, wall);
+  printf(
+      "t = %.6g: %ld steps (%ld rejected), %ld Newton iterations (at most %d in a step), "
+      "%ld factorizations, %.3g s\n",
+      rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
+      stats.max_newton_iterations, stats.factorizations, wall);
   // the rejected steps: when and why (all kept ones are in summary.json)
   int ncut = rd_stepCutCount(d);
   for (int i = 0; i < ncut && i < 3; i++) {

@@ -62,8 +62,8 @@ void cli_progressUpdate(cliProgress* p, double t) {
   format_duration(el, sizeof(el), elapsed);
   format_duration(rem, sizeof(rem), remaining);
   // \r and erase to the end of the line, so a shorter line leaves no debris
-  fprintf(stderr, "\r\033[K[%s] %3.0f%%  t = %-10.4g elapsed %s  remaining %s", bar, 100 * frac,
-          t, el, rem);
+  fprintf(stderr, "\r\033[K[%s] %3.0f%%  t = %-10.4g elapsed %s  remaining %s", bar, 100 * frac, t,
+          el, rem);
   fflush(stderr);
   p->drawn = 1;
 }

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/core/core.h"
 #include "rd_config.h"
+#include "src/core/core.h"
 
 static void* default_malloc(size_t size, void* user) {
   (void)user;

@@ -44,7 +44,8 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
 #endif
     ;
 
-#define RD_ERROR(ctx, status, ...) rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
+#define RD_ERROR(ctx, status, ...) \
+  rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 // pass a warning (message from fmt) to ctx's warning handler, unless warning `kind` (0..31, one
 // per kind of warning) was given in ctx before

@@ -21,8 +21,7 @@ typedef struct rdExpr_ {
 
 // parse `text` with the space-separated variable names `vars`; raise RD_ERR_ARG naming `owner`
 // and the position on a syntax error or an unknown variable
-int rd_exprCreate(rdContext* ctx, rdExpr* e, const char* text, const char* vars,
-                  const char* owner);
+int rd_exprCreate(rdContext* ctx, rdExpr* e, const char* text, const char* vars, const char* owner);
 
 // evaluate with values[0..nvar) for the variables, in the order given at creation
 double rd_exprEval(rdExpr* e, const double* values);

@@ -53,9 +53,9 @@ typedef struct rdBdBlade_ {
 
 // the element's nodes in global coordinates
 typedef struct rdBdNodes_ {
-  int n;                               // order + 1
-  double x[RD_BEAM_MAX_NODES][3];      // positions
-  double q[RD_BEAM_MAX_NODES][4];      // orientations (body x along the tangent)
+  int n;                           // order + 1
+  double x[RD_BEAM_MAX_NODES][3];  // positions
+  double q[RD_BEAM_MAX_NODES][4];  // orientations (body x along the tangent)
 } rdBdNodes;
 
 // read a driver file

@@ -10,9 +10,9 @@
 #include <strings.h>
 
 #include "elements/beam.h"
-#include "src/io/beamdyn.h"
 #include "src/core/core.h"
 #include "src/core/strutil.h"
+#include "src/io/beamdyn.h"
 
 // one input file split into lines (in place)
 typedef struct bdFile_ {
@@ -35,7 +35,8 @@ static const int perm[6] = {2, 0, 1, 5, 3, 4};
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-static int bd_error(rdContext* ctx, const bdFile* f, int status, int line, const char* fmt, ...) {
+static int
+bd_error(rdContext* ctx, const bdFile* f, int status, int line, const char* fmt, ...) {
   char msg[RD_ERRLEN];
   va_list ap;
   va_start(ap, fmt);
@@ -46,8 +47,8 @@ static int bd_error(rdContext* ctx, const bdFile* f, int status, int line, const
     if (line > 0) {
       snprintf(at, sizeof(at), " line %d", line);
     }
-    return RD_ERROR(ctx, RD_ERR_DECK, "%s: beamdyn %s file '%s'%s: %s", f->where, f->kind,
-                    f->path, at, msg);
+    return RD_ERROR(ctx, RD_ERR_DECK, "%s: beamdyn %s file '%s'%s: %s", f->where, f->kind, f->path,
+                    at, msg);
   }
   if (line > 0) {
     return RD_ERROR(ctx, status, "%s:%d: %s", f->path, line, msg);
@@ -226,8 +227,8 @@ static int is_default(const char* t) {
 
 // a "VALUE LABEL - help" line: returns the value token in tok[0]; checks the label.
 // *isdef is set when the value is "DEFAULT" (then allowed only if isdef is not NULL)
-static int value_line(rdContext* ctx, bdFile* f, const char* label, char* buf, int size,
-                      char** val, int* isdef) {
+static int value_line(rdContext* ctx, bdFile* f, const char* label, char* buf, int size, char** val,
+                      int* isdef) {
   const char* s;
   int st = next_line(ctx, f, 1, label, &s);
   if (st) {
@@ -340,8 +341,7 @@ static int read_row(rdContext* ctx, bdFile* f, int n, double* v, const char* wha
   }
   for (int i = 0; i < n; i++) {
     if (rd_parseReal(tok[i], v + i)) {
-      return bd_error(ctx, f, RD_ERR_DECK, f->cur, "%s: '%s' is not a finite number", what,
-                      tok[i]);
+      return bd_error(ctx, f, RD_ERR_DECK, f->cur, "%s: '%s' is not a finite number", what, tok[i]);
     }
   }
   return RD_OK;
@@ -370,19 +370,26 @@ static int driver(rdContext* ctx, bdFile* f, void* out) {
   rdBdDriver* d = out;
   char lab[32];
   int st = skip_lines(ctx, f, 2, "the header");
-  if (!st) st = read_bool(ctx, f, "DynamicSolve", &d->dynamic);
-  if (!st) st = read_real(ctx, f, "t_initial", 0, &d->t0);
-  if (!st) st = read_real(ctx, f, "t_final", 0, &d->tf);
-  if (!st) st = read_real(ctx, f, "dt", 0, &d->dt);
+  if (!st)
+    st = read_bool(ctx, f, "DynamicSolve", &d->dynamic);
+  if (!st)
+    st = read_real(ctx, f, "t_initial", 0, &d->t0);
+  if (!st)
+    st = read_real(ctx, f, "t_final", 0, &d->tf);
+  if (!st)
+    st = read_real(ctx, f, "dt", 0, &d->dt);
   if (!st && !(d->dt > 0)) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur, "dt must be > 0");
   }
   if (!st && d->tf < d->t0) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur, "t_final < t_initial");
   }
-  for (int i = 0; i < 3 && !st; i++) st = read_real(ctx, f, g[i], 0, d->g + i);
-  for (int i = 0; i < 3 && !st; i++) st = read_real(ctx, f, pos[i], 0, d->pos + i);
-  for (int i = 0; i < 3 && !st; i++) st = read_row(ctx, f, 3, d->dcm + 3 * i, "a row of GlbDCM");
+  for (int i = 0; i < 3 && !st; i++)
+    st = read_real(ctx, f, g[i], 0, d->g + i);
+  for (int i = 0; i < 3 && !st; i++)
+    st = read_real(ctx, f, pos[i], 0, d->pos + i);
+  for (int i = 0; i < 3 && !st; i++)
+    st = read_row(ctx, f, 3, d->dcm + 3 * i, "a row of GlbDCM");
   if (st) {
     return st;
   }
@@ -391,7 +398,8 @@ static int driver(rdContext* ctx, bdFile* f, void* out) {
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       double s = 0;
-      for (int k = 0; k < 3; k++) s += d->dcm[3 * i + k] * d->dcm[3 * j + k];
+      for (int k = 0; k < 3; k++)
+        s += d->dcm[3 * i + k] * d->dcm[3 * j + k];
       e = fmax(e, fabs(s - (i == j)));
     }
   }
@@ -403,7 +411,8 @@ static int driver(rdContext* ctx, bdFile* f, void* out) {
   }
   int rotT0;
   st = read_bool(ctx, f, "GlbRotBladeT0", &rotT0);
-  for (int i = 0; i < 3 && !st; i++) st = read_real(ctx, f, rv[i], 0, d->rootvel + i);
+  for (int i = 0; i < 3 && !st; i++)
+    st = read_real(ctx, f, rv[i], 0, d->rootvel + i);
   for (int i = 0; i < 6 && !st; i++) {
     snprintf(lab, sizeof(lab), "DistrLoad(%d)", i + 1);
     st = read_real(ctx, f, lab, 0, d->distr + i);
@@ -413,13 +422,16 @@ static int driver(rdContext* ctx, bdFile* f, void* out) {
     st = read_real(ctx, f, lab, 0, d->tip + i);
   }
   int npl = 0;
-  if (!st) st = read_int(ctx, f, "NumPointLoads", 0, 0, 100000, &npl);
+  if (!st)
+    st = read_int(ctx, f, "NumPointLoads", 0, 0, 100000, &npl);
   if (!st && npl > 0) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur,
                     "point loads (NumPointLoads > 0) are not supported");
   }
-  if (!st) st = skip_lines(ctx, f, 2, "the point-load table header");
-  if (!st) st = read_path(ctx, f, "InputFile", d->primary, RD_BD_MAXPATH);
+  if (!st)
+    st = skip_lines(ctx, f, 2, "the point-load table header");
+  if (!st)
+    st = read_path(ctx, f, "InputFile", d->primary, RD_BD_MAXPATH);
   return st;
 }
 
@@ -437,39 +449,57 @@ static int primary(rdContext* ctx, bdFile* f, void* out) {
   int b, qsi, refine, dum;
   double r;
   int st = skip_lines(ctx, f, 2, "the header");
-  if (!st) st = read_bool(ctx, f, "Echo", &b);
-  if (!st) st = read_bool(ctx, f, "QuasiStaticInit", &qsi);
-  if (!st && qsi) p->qsi_line = f->cur;
-  if (!st) st = read_real(ctx, f, "rhoinf", 0, &p->rhoinf);
+  if (!st)
+    st = read_bool(ctx, f, "Echo", &b);
+  if (!st)
+    st = read_bool(ctx, f, "QuasiStaticInit", &qsi);
+  if (!st && qsi)
+    p->qsi_line = f->cur;
+  if (!st)
+    st = read_real(ctx, f, "rhoinf", 0, &p->rhoinf);
   if (!st && (p->rhoinf < 0 || p->rhoinf > 1)) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur, "rhoinf must be in [0, 1]");
   }
-  if (!st) st = read_int(ctx, f, "quadrature", 1, 1, 2, &p->quadrature);
-  if (!st) st = read_int(ctx, f, "refine", 1, 1, 1000, &refine);
+  if (!st)
+    st = read_int(ctx, f, "quadrature", 1, 1, 2, &p->quadrature);
+  if (!st)
+    st = read_int(ctx, f, "refine", 1, 1, 1000, &refine);
   if (!st && p->quadrature == 2 && refine != 1) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur,
                     "refine > 1 is not supported (trapezoidal quadrature on the stations only)");
   }
-  if (!st) st = read_int(ctx, f, "n_fact", 5, 1, 1000000, &dum);
-  if (!st) st = read_real(ctx, f, "DTBeam", 0, &p->dtbeam);
+  if (!st)
+    st = read_int(ctx, f, "n_fact", 5, 1, 1000000, &dum);
+  if (!st)
+    st = read_real(ctx, f, "DTBeam", 0, &p->dtbeam);
   if (!st && p->dtbeam < 0) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur, "DTBeam must be > 0");
   }
-  if (!st) st = read_int(ctx, f, "load_retries", 20, 0, 1000000, &dum);
-  if (!st) st = read_int(ctx, f, "NRMax", 10, 1, 1000000, &dum);
-  if (!st) st = read_real(ctx, f, "stop_tol", 1e-5, &r);
-  if (!st) st = read_bool(ctx, f, "tngt_stf_fd", &b);
-  if (!st) st = read_bool(ctx, f, "tngt_stf_comp", &b);
-  if (!st) st = read_real(ctx, f, "tngt_stf_pert", 1e-6, &r);
-  if (!st) st = read_real(ctx, f, "tngt_stf_difftol", 0.1, &r);
-  if (!st) st = read_bool(ctx, f, "RotStates", &b);
+  if (!st)
+    st = read_int(ctx, f, "load_retries", 20, 0, 1000000, &dum);
+  if (!st)
+    st = read_int(ctx, f, "NRMax", 10, 1, 1000000, &dum);
+  if (!st)
+    st = read_real(ctx, f, "stop_tol", 1e-5, &r);
+  if (!st)
+    st = read_bool(ctx, f, "tngt_stf_fd", &b);
+  if (!st)
+    st = read_bool(ctx, f, "tngt_stf_comp", &b);
+  if (!st)
+    st = read_real(ctx, f, "tngt_stf_pert", 1e-6, &r);
+  if (!st)
+    st = read_real(ctx, f, "tngt_stf_difftol", 0.1, &r);
+  if (!st)
+    st = read_bool(ctx, f, "RotStates", &b);
   int nmem = 0;
-  if (!st) st = read_int(ctx, f, "member_total", 0, 1, 1000000, &nmem);
+  if (!st)
+    st = read_int(ctx, f, "member_total", 0, 1, 1000000, &nmem);
   if (!st && nmem != 1) {
-    return bd_error(ctx, f, RD_ERR_DECK, f->cur,
-                    "member_total = %d: only one member is supported", nmem);
+    return bd_error(ctx, f, RD_ERR_DECK, f->cur, "member_total = %d: only one member is supported",
+                    nmem);
   }
-  if (!st) st = read_int(ctx, f, "kp_total", 0, 3, 100000, &p->nkp);
+  if (!st)
+    st = read_int(ctx, f, "kp_total", 0, 3, 100000, &p->nkp);
   if (st) {
     return st;
   }
@@ -478,7 +508,8 @@ static int primary(rdContext* ctx, bdFile* f, void* out) {
   if (!st && (mk[0] != 1 || mk[1] != p->nkp)) {
     return bd_error(ctx, f, RD_ERR_DECK, f->cur, "expected member 1 with %d key points", p->nkp);
   }
-  if (!st) st = skip_lines(ctx, f, 2, "the key-point table header");
+  if (!st)
+    st = skip_lines(ctx, f, 2, "the key-point table header");
   if (st) {
     return st;
   }
@@ -496,7 +527,8 @@ static int primary(rdContext* ctx, bdFile* f, void* out) {
     }
   }
   st = read_int(ctx, f, "order_elem", 0, 1, RD_BEAM_MAX_NODES - 1, &p->order);
-  if (!st) st = read_path(ctx, f, "BldFile", p->blade, RD_BD_MAXPATH);
+  if (!st)
+    st = read_path(ctx, f, "BldFile", p->blade, RD_BD_MAXPATH);
   return st;
 }
 
@@ -548,21 +580,26 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
   rdBdBlade* b = out;
   double mu[6];
   int st = skip_lines(ctx, f, 2, "the header");
-  if (!st) st = read_int(ctx, f, "station_total", 0, 1, 1000000, &b->nst);
-  if (!st) st = read_int(ctx, f, "damp_type", 0, 0, 2, &b->damp_type);
+  if (!st)
+    st = read_int(ctx, f, "station_total", 0, 1, 1000000, &b->nst);
+  if (!st)
+    st = read_int(ctx, f, "damp_type", 0, 0, 2, &b->damp_type);
   if (!st && b->damp_type == 2) {
-    return bd_error(ctx, f, RD_ERR_DECK, f->cur,
-                    "modal damping (damp_type 2) is not supported");
+    return bd_error(ctx, f, RD_ERR_DECK, f->cur, "modal damping (damp_type 2) is not supported");
   }
   if (!st) {
-    while (f->cur < f->nline && is_skippable(f->line[f->cur])) f->cur++;
+    while (f->cur < f->nline && is_skippable(f->line[f->cur]))
+      f->cur++;
     st = skip_lines(ctx, f, 2, "the damping table header");
   }
-  if (!st) st = read_row(ctx, f, 6, mu, "mu1 ... mu6");
+  if (!st)
+    st = read_row(ctx, f, 6, mu, "mu1 ... mu6");
   int mu_line = f->cur;
   int nm;
-  if (!st) st = read_int(ctx, f, "n_modes", 0, 0, 1000000, &nm);
-  if (!st) st = skip_lines(ctx, f, 1, "zeta");
+  if (!st)
+    st = read_int(ctx, f, "n_modes", 0, 0, 1000000, &nm);
+  if (!st)
+    st = skip_lines(ctx, f, 1, "zeta");
   if (st) {
     return st;
   }
@@ -593,9 +630,12 @@ static int blade(rdContext* ctx, bdFile* f, void* out) {
     int eta_line = f->cur;
     double* K = b->K + 36 * s;
     double* M = b->M + 36 * s;
-    for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, K + 6 * r, "a stiffness row");
-    for (int r = 0; r < 6 && !st; r++) st = read_row(ctx, f, 6, M + 6 * r, "a mass row");
-    if (!st) st = check_station(ctx, f, eta_line, s, K, M);
+    for (int r = 0; r < 6 && !st; r++)
+      st = read_row(ctx, f, 6, K + 6 * r, "a stiffness row");
+    for (int r = 0; r < 6 && !st; r++)
+      st = read_row(ctx, f, 6, M + 6 * r, "a mass row");
+    if (!st)
+      st = check_station(ctx, f, eta_line, s, K, M);
     if (st) {
       return st;
     }

@@ -5,10 +5,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "src/math/quadrature.h"
-#include "src/io/beamdyn.h"
-#include "src/core/core.h"
 #include "rodrigues/liegroup.h"
+#include "src/core/core.h"
+#include "src/io/beamdyn.h"
+#include "src/math/quadrature.h"
 
 // x, y, z and the twist are fitted as polynomials of degree q - 1, q = min(n, nkp), in the
 // parameter t = 2 (z - z_0) / (z_end - z_0) - 1 of the key points: Lagrange basis at the q GLL
@@ -64,8 +64,10 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
   out->n = n;
   double c[4 * RD_BEAM_MAX_NODES], xi[RD_BEAM_MAX_NODES], tq[RD_BEAM_MAX_NODES];
   int st = kp_fit(ctx, nk, p->kp, q, c);
-  if (!st) st = rd_gaussLobatto(n, xi);
-  if (!st) st = rd_gaussLobatto(q, tq);
+  if (!st)
+    st = rd_gaussLobatto(n, xi);
+  if (!st)
+    st = rd_gaussLobatto(q, tq);
   for (int k = 0; k < n && !st; k++) {
     double phi[RD_BEAM_MAX_NODES], dphi[RD_BEAM_MAX_NODES], x[3] = {0}, e3[3] = {0}, tw = 0;
     rd_lagrangeBasis(q, tq, xi[k], phi, dphi);
@@ -77,7 +79,8 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
       tw += phi[a] * c[4 * a + 3];
     }
     double l3 = sqrt(e3[0] * e3[0] + e3[1] * e3[1] + e3[2] * e3[2]);
-    for (int i = 0; i < 3; i++) e3[i] /= l3;
+    for (int i = 0; i < 3; i++)
+      e3[i] /= l3;
     // BeamDyn's section frame: e1 normal to the tangent e3 with no y component, e2 = e3 x e1,
     // then both turned about e3 by -twist (BeamDyn negates the input twist: its N1Fxl is
     // RootFxr turned by -13.308 deg in the r-test output)
@@ -106,7 +109,8 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
       for (int j = 0; j < 3; j++) {
         out->x[k][i] += Rb[3 * i + j] * x[j];
         R[3 * i + j] = 0;
-        for (int l = 0; l < 3; l++) R[3 * i + j] += Rb[3 * i + l] * F[3 * l + j];
+        for (int l = 0; l < 3; l++)
+          R[3 * i + j] += Rb[3 * i + l] * F[3 * l + j];
       }
     }
     rdu_matToQuat(out->q[k], R);

@@ -5,10 +5,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "rodrigues/deck.h"
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
 #include "src/model/options.h"
-#include "rodrigues/deck.h"
 
 // sections that are not option sections; option sections ("solver", "output", ...) come from
 // the prefixes of the option table
@@ -32,10 +32,10 @@ static struct fy_diag_error* first_error(struct fy_diag* diag) {
 enum { MAX_EXPANDED_NODES = 1000000, MAX_ALIAS_NESTING = 64 };
 
 typedef struct {
-  long nodes;                                  // counted so far, with aliases expanded
-  struct fy_node* open[MAX_ALIAS_NESTING];     // targets of the aliases being expanded
+  long nodes;                               // counted so far, with aliases expanded
+  struct fy_node* open[MAX_ALIAS_NESTING];  // targets of the aliases being expanded
   int nopen;
-  struct fy_node* culprit;                     // the outermost alias that passed a limit
+  struct fy_node* culprit;  // the outermost alias that passed a limit
 } expansion;
 
 
@@ -104,8 +104,8 @@ static int check_expansion(rdDeck* dk) {
   }
   return RD_ERROR(dk->ctx, RD_ERR_DECK,
                   "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
-                  "than %d deep)", dk->path, line, col, (int)MAX_EXPANDED_NODES,
-                  (int)MAX_ALIAS_NESTING);
+                  "than %d deep)",
+                  dk->path, line, col, (int)MAX_EXPANDED_NODES, (int)MAX_ALIAS_NESTING);
 }
 
 

@@ -5,14 +5,14 @@
 // (docs/deck.md). File names are relative to the deck's directory.
 #include <string.h>
 
-#include "src/core/core.h"
-#include "src/io/deck_impl.h"
 #include "rodrigues/liegroup.h"
+#include "src/core/core.h"
 #include "src/core/strutil.h"
+#include "src/io/deck_impl.h"
 
 static const char* const sections_keys[] = {"beamdyn_blade", NULL};
-static const char* const beamdyn_keys[] = {"primary", "position", "orientation",
-                                           "angular_velocity", NULL};
+static const char* const beamdyn_keys[] = {"primary", "position", "orientation", "angular_velocity",
+                                           NULL};
 
 
 // the file named by `key` of `map` (required), resolved against the deck's directory; `where`

@@ -9,15 +9,35 @@
 #include "src/model/geometry.h"
 #include "src/model/spec_impl.h"
 
-static const char* const elem_types[] = {"rigid_body", "point_mass", "spring", "bushing", "beam",
-                                         NULL};
+static const char* const elem_types[] = {"rigid_body", "point_mass", "spring",
+                                         "bushing",    "beam",       NULL};
 enum { ELEM_RIGID_BODY, ELEM_POINT_MASS, ELEM_SPRING, ELEM_BUSHING, ELEM_BEAM };
 
-static const char* const elem_keys[] = {
-    "name",          "type",   "node",      "nodes",   "mass",        "inertia", "com",
-    "inertia_about", "anchor", "stiffness", "damping", "rest_length", "from",    "to",
-    "sections",      "quadrature", "span",  "load",    "arc",         "key_points", "twist",
-    "rotation_field", "virtual_rotation", "beamdyn", NULL};
+static const char* const elem_keys[] = {"name",
+                                        "type",
+                                        "node",
+                                        "nodes",
+                                        "mass",
+                                        "inertia",
+                                        "com",
+                                        "inertia_about",
+                                        "anchor",
+                                        "stiffness",
+                                        "damping",
+                                        "rest_length",
+                                        "from",
+                                        "to",
+                                        "sections",
+                                        "quadrature",
+                                        "span",
+                                        "load",
+                                        "arc",
+                                        "key_points",
+                                        "twist",
+                                        "rotation_field",
+                                        "virtual_rotation",
+                                        "beamdyn",
+                                        NULL};
 static const char* const body_keys[] = {"name",    "type", "node",          "mass",
                                         "inertia", "com",  "inertia_about", NULL};
 static const char* const mass_keys[] = {"name", "type", "node", "mass", NULL};
@@ -25,10 +45,11 @@ static const char* const spring_keys[] = {"name",      "type",    "node",       
                                           "stiffness", "damping", "rest_length", NULL};
 static const char* const bushing_keys[] = {"name",      "type",    "node", "nodes",
                                            "stiffness", "damping", NULL};
-static const char* const beam_keys[] = {"name",     "type",       "nodes",      "from",    "to",
-                                        "arc",      "key_points", "twist",      "sections",
-                                        "quadrature", "span",     "damping",    "load",
-                                        "rotation_field", "virtual_rotation", "beamdyn", NULL};
+static const char* const beam_keys[] = {
+    "name",    "type",       "nodes", "from",           "to",
+    "arc",     "key_points", "twist", "sections",       "quadrature",
+    "span",    "damping",    "load",  "rotation_field", "virtual_rotation",
+    "beamdyn", NULL};
 // a beam from a BeamDyn primary file: the files give the rest
 static const char* const beamdyn_beam_keys[] = {"name", "type", "beamdyn", "load", NULL};
 static const char* const* const type_keys[] = {body_keys, mass_keys, spring_keys, bushing_keys,
@@ -264,8 +285,7 @@ static int read_key_points(rdDeck* dk, struct fy_node* v, rdBeamLine* L) {
   }
   rdLineFault f;
   if (rd_lineSpline(L, n, &p[0][0], &f) != RD_OK) {
-    return rd_deckError(dk, f.arg >= 0 ? fy_node_sequence_get_by_index(v, f.arg) : v, "%s",
-                        f.text);
+    return rd_deckError(dk, f.arg >= 0 ? fy_node_sequence_get_by_index(v, f.arg) : v, "%s", f.text);
   }
   return RD_OK;
 }
@@ -385,9 +405,14 @@ static int beam_nodes(rdDeck* dk, struct fy_node* map, const char* name, int* no
                         "'from' and 'to' only go with a node count ('nodes: 15'), not a list");
   }
   if (ka || kk || kw) {
-    return rd_deckError(dk, ka ? ka : kk ? kk : kw,
+    return rd_deckError(dk,
+                        ka   ? ka
+                        : kk ? kk
+                             : kw,
                         "'%s' only goes with a node count ('nodes: 15'), not a list",
-                        ka ? "arc" : kk ? "key_points" : "twist");
+                        ka   ? "arc"
+                        : kk ? "key_points"
+                             : "twist");
   }
   *n = fy_node_sequence_item_count(v);
   if (*n < 2 || *n > RD_BEAM_MAX_NODES) {
@@ -476,7 +501,7 @@ static int beam_from_primary(rdDeck* dk, struct fy_node* map, const char* name, 
   }
   memcpy(def->damping, b->mu, sizeof(def->damping));
   def->quadrature = (rdBeamQuadrature)quad;
-  def->rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  def->rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;            // BeamDyn's reference frames
   def->virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
   return st;
 }
@@ -487,7 +512,8 @@ static int sections_from_blade(rdDeck* dk, struct fy_node* map, rdBeamDef* def, 
   struct fy_node* kd;
   (void)rd_deckLookup(map, "damping", &kd);
   if (kd) {
-    return rd_deckError(dk, kd, "'damping' comes from the BeamDyn blade file (damp_type, mu1 ... "
+    return rd_deckError(dk, kd,
+                        "'damping' comes from the BeamDyn blade file (damp_type, mu1 ... "
                         "mu6) when the sections do");
   }
   int st = rd_deckBeamDynSections(dk, rd_deckLookup(map, "sections", NULL), b);

@@ -6,8 +6,8 @@
 #include <libfyaml.h>
 #include <stddef.h>
 
-#include "src/io/beamdyn.h"
 #include "rodrigues/spec.h"
+#include "src/io/beamdyn.h"
 
 // names read so far (nodes, time functions), for references and did-you-mean hints; entry i
 // is object i of the spec

@@ -3,9 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "rodrigues/liegroup.h"
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
-#include "rodrigues/liegroup.h"
 
 // ---------------------------------------------------------------------------------------------
 // nodes

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "src/core/core.h"
-#include "src/io/deck_impl.h"
 #include "src/core/strutil.h"
+#include "src/io/deck_impl.h"
 
 #define MAX_KEY 512
 #define MAX_SEGMENTS 32

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "src/core/core.h"
-#include "src/io/deck_impl.h"
 #include "src/core/strutil.h"
+#include "src/io/deck_impl.h"
 
 // ---------------------------------------------------------------------------------------------
 // structure

@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "src/io/beamdyn.h"
-#include "src/core/core.h"
 #include "rodrigues/import.h"
 #include "rodrigues/spec.h"
+#include "src/core/core.h"
+#include "src/io/beamdyn.h"
 
 // everything read from the three files
 typedef struct bdInput_ {
@@ -38,12 +38,14 @@ static int read_input(rdContext* ctx, const char* driver, bdInput* in) {
   memset(in, 0, sizeof(*in));
   in->driver = driver;
   int st = rd_bdReadDriver(ctx, driver, &in->drv);
-  if (!st) st = rd_bdReadPrimary(ctx, in->drv.primary, NULL, &in->prim);
+  if (!st)
+    st = rd_bdReadPrimary(ctx, in->drv.primary, NULL, &in->prim);
   if (!st && in->prim.qsi_line && in->drv.dynamic) {
     return RD_ERROR(ctx, RD_ERR_DECK, "%s:%d: QuasiStaticInit = True is not supported",
                     in->drv.primary, in->prim.qsi_line);
   }
-  if (!st) st = rd_bdReadBlade(ctx, in->prim.blade, NULL, &in->blade);
+  if (!st)
+    st = rd_bdReadBlade(ctx, in->prim.blade, NULL, &in->blade);
   return st;
 }
 
@@ -52,12 +54,14 @@ static int build_model(rdContext* ctx, const bdInput* in, bdModel* m) {
   memset(m, 0, sizeof(*m));
   // blade axes in the global frame: R_b = GlbDCM^T
   double Rb[9];
-  for (int i = 0; i < 9; i++) Rb[i] = in->drv.dcm[3 * (i % 3) + i / 3];
+  for (int i = 0; i < 9; i++)
+    Rb[i] = in->drv.dcm[3 * (i % 3) + i / 3];
   int st = rd_bdNodes(ctx, &in->prim, in->drv.pos, Rb, &m->nd);
   // rotating root: the whole blade spins rigidly about the origin at t = 0
   const double* rv = in->drv.rootvel;
   m->rotating = rv[0] != 0 || rv[1] != 0 || rv[2] != 0;
-  for (int i = 0; i < 3; i++) m->w[i] = rv[i];
+  for (int i = 0; i < 3; i++)
+    m->w[i] = rv[i];
   for (int k = 0; k < m->nd.n; k++) {
     const double* w = m->w;
     const double* x = m->nd.x[k];
@@ -114,7 +118,7 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
   b.mass = in->blade.M;
   memcpy(b.damping, in->blade.mu, sizeof(b.damping));
   b.quadrature = in->prim.quadrature == 2 ? RD_BEAM_QUADRATURE_STATIONS : RD_BEAM_QUADRATURE_FULL;
-  b.rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;  // BeamDyn's reference frames
+  b.rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;            // BeamDyn's reference frames
   b.virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
   for (int i = 0; i < 3; i++) {
     b.force[i] = in->drv.distr[i];
@@ -131,8 +135,8 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
   if (!m->rotating) {
     j.type = RD_JOINT_FIXED;
   } else {
-    static const char* const fn[6] = {"root_x", "root_y", "root_z", "root_rx", "root_ry",
-                                      "root_rz"};
+    static const char* const fn[6] = {"root_x",  "root_y",  "root_z",
+                                      "root_rx", "root_ry", "root_rz"};
     char expr[6][160];
     root_motion(m, expr);
     j.type = RD_JOINT_PRESCRIBED;
@@ -145,8 +149,10 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
       st = j.motion_fn[i] < 0 ? j.motion_fn[i] : RD_OK;
     }
   }
-  if (!st) st = rds_addJoint(spec, &j) < 0 ? RD_ERR_ARG : RD_OK;
-  if (!st && (in->drv.tip[0] || in->drv.tip[1] || in->drv.tip[2] || in->drv.tip[3] || in->drv.tip[4] || in->drv.tip[5])) {
+  if (!st)
+    st = rds_addJoint(spec, &j) < 0 ? RD_ERR_ARG : RD_OK;
+  if (!st && (in->drv.tip[0] || in->drv.tip[1] || in->drv.tip[2] || in->drv.tip[3] ||
+              in->drv.tip[4] || in->drv.tip[5])) {
     for (int kind = 0; kind < 2 && !st; kind++) {
       rdLoadDef l = rd_defaultLoadDef();
       l.name = kind ? "tip_moment" : "tip_force";
@@ -156,14 +162,24 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
       st = rds_addLoad(spec, &l) < 0 ? RD_ERR_ARG : RD_OK;
     }
   }
-  if (!st) st = rds_setGravity(spec, in->drv.g);
-  if (!st) st = rds_setOption(spec, "solver.method", in->drv.dynamic ? "generalized_alpha" : "static");
-  if (!st) st = rds_setOptionReal(spec, "solver.rho_inf", in->prim.rhoinf);
-  if (!st) st = rds_setOptionReal(spec, "solver.start_time", in->drv.t0);
-  if (!st) st = rds_setOptionReal(spec, "solver.time_step", in->prim.dtbeam > 0 ? in->prim.dtbeam : in->drv.dt);
-  if (!st) st = rds_setOptionReal(spec, "solver.final_time", in->drv.dynamic ? in->drv.tf : in->drv.t0 + 1);
-  if (!st) st = rds_addOutputNode(spec, nodes[0]);
-  if (!st) st = rds_addOutputNode(spec, nodes[m->nd.n - 1]);
+  if (!st)
+    st = rds_setGravity(spec, in->drv.g);
+  if (!st)
+    st = rds_setOption(spec, "solver.method", in->drv.dynamic ? "generalized_alpha" : "static");
+  if (!st)
+    st = rds_setOptionReal(spec, "solver.rho_inf", in->prim.rhoinf);
+  if (!st)
+    st = rds_setOptionReal(spec, "solver.start_time", in->drv.t0);
+  if (!st)
+    st = rds_setOptionReal(spec, "solver.time_step",
+                           in->prim.dtbeam > 0 ? in->prim.dtbeam : in->drv.dt);
+  if (!st)
+    st =
+        rds_setOptionReal(spec, "solver.final_time", in->drv.dynamic ? in->drv.tf : in->drv.t0 + 1);
+  if (!st)
+    st = rds_addOutputNode(spec, nodes[0]);
+  if (!st)
+    st = rds_addOutputNode(spec, nodes[m->nd.n - 1]);
   return st;
 }
 
@@ -181,9 +197,12 @@ int rd_importBeamDyn(rdContext* ctx, const char* driver, rdSpec** spec) {
   bdInput in;
   bdModel m;
   int st = read_input(ctx, driver, &in);
-  if (!st) st = build_model(ctx, &in, &m);
-  if (!st) st = rd_createSpec(ctx, spec);
-  if (!st) st = add_spec(*spec, &in, &m);
+  if (!st)
+    st = build_model(ctx, &in, &m);
+  if (!st)
+    st = rd_createSpec(ctx, spec);
+  if (!st)
+    st = add_spec(*spec, &in, &m);
   if (st && spec && *spec) {
     rd_destroySpec(spec);
   }
@@ -227,7 +246,8 @@ static void mat6(FILE* out, const char* key, const double* A) {
   fprintf(out, "        %s: ", key);
   if (diag) {
     double d[6];
-    for (int i = 0; i < 6; i++) d[i] = A[7 * i];
+    for (int i = 0; i < 6; i++)
+      d[i] = A[7 * i];
     vec(out, d, 6);
     fputc('\n', out);
     return;
@@ -243,15 +263,17 @@ static void mat6(FILE* out, const char* key, const double* A) {
 
 static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
   char b[40];
-  fprintf(out,
-          "# Generated by `rodrigues import beamdyn %s` (rd_importBeamDyn) from the BeamDyn files\n"
-          "#   %s\n#   %s\n#   %s\n"
-          "# BeamDyn's blade frame has the beam axis along z; here the section frame has it along x:\n"
-          "# 6x6 matrices C' = Q C Q^T, Q = diag(P, P), P = [[0,0,1],[1,0,0],[0,1,0]]; key points\n"
-          "# fitted as BeamDyn does (least squares, degree order_elem, in z), nodes at the GLL points;\n"
-          "# rotation_field: displacement gives BeamDyn's section frames between the nodes,\n"
-          "# virtual_rotation: interpolated its weak form of the moment equations.\n",
-          in->driver, in->driver, in->drv.primary, in->prim.blade);
+  fprintf(
+      out,
+      "# Generated by `rodrigues import beamdyn %s` (rd_importBeamDyn) from the BeamDyn files\n"
+      "#   %s\n#   %s\n#   %s\n"
+      "# BeamDyn's blade frame has the beam axis along z; here the section frame has it along x:\n"
+      "# 6x6 matrices C' = Q C Q^T, Q = diag(P, P), P = [[0,0,1],[1,0,0],[0,1,0]]; key points\n"
+      "# fitted as BeamDyn does (least squares, degree order_elem, in z), nodes at the GLL "
+      "points;\n"
+      "# rotation_field: displacement gives BeamDyn's section frames between the nodes,\n"
+      "# virtual_rotation: interpolated its weak form of the moment equations.\n",
+      in->driver, in->driver, in->drv.primary, in->prim.blade);
   fprintf(out, "title: \"BeamDyn import: %s\"\n", in->driver);
   fprintf(out, "gravity: ");
   vec(out, in->drv.g, 3);
@@ -276,8 +298,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
     }
   }
   if (m->rotating) {
-    static const char* const fn[6] = {"root_x", "root_y", "root_z", "root_rx", "root_ry",
-                                      "root_rz"};
+    static const char* const fn[6] = {"root_x",  "root_y",  "root_z",
+                                      "root_rx", "root_ry", "root_rz"};
     char expr[6][160];
     root_motion(m, expr);
     fprintf(out, "\ntime_functions:  # rigid rotation of the root at RootVel about the origin\n");
@@ -295,8 +317,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
           in->prim.quadrature == 2 ? "stations" : "full");
   vec(out, in->blade.mu, 6);
   fprintf(out, "  # BeamDyn mu (%s)\n", in->blade.damp_type ? "damp_type 1" : "no damping");
-  if (in->drv.distr[0] || in->drv.distr[1] || in->drv.distr[2] || in->drv.distr[3] || in->drv.distr[4] ||
-      in->drv.distr[5]) {
+  if (in->drv.distr[0] || in->drv.distr[1] || in->drv.distr[2] || in->drv.distr[3] ||
+      in->drv.distr[4] || in->drv.distr[5]) {
     fprintf(out, "    load: {force: ");
     vec(out, in->drv.distr, 3);
     fprintf(out, ", moment: ");
@@ -313,11 +335,14 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
   if (!m->rotating) {
     fprintf(out, "  - {name: root, type: fixed, node: blade_0}\n");
   } else {
-    fprintf(out, "  - name: root\n    type: prescribed\n    node: blade_0\n    motion: {x: root_x, "
-                 "y: root_y, z: root_z, rx: root_rx, ry: root_ry, rz: root_rz}\n");
+    fprintf(out,
+            "  - name: root\n    type: prescribed\n    node: blade_0\n    motion: {x: root_x, "
+            "y: root_y, z: root_z, rx: root_rx, ry: root_ry, rz: root_rz}\n");
   }
-  if (in->drv.tip[0] || in->drv.tip[1] || in->drv.tip[2] || in->drv.tip[3] || in->drv.tip[4] || in->drv.tip[5]) {
-    fprintf(out, "\nloads:\n  - {name: tip_force, type: force, node: blade_%d, value: ", m->nd.n - 1);
+  if (in->drv.tip[0] || in->drv.tip[1] || in->drv.tip[2] || in->drv.tip[3] || in->drv.tip[4] ||
+      in->drv.tip[5]) {
+    fprintf(out,
+            "\nloads:\n  - {name: tip_force, type: force, node: blade_%d, value: ", m->nd.n - 1);
     vec(out, in->drv.tip, 3);
     fprintf(out, "}\n  - {name: tip_moment, type: moment, node: blade_%d, value: ", m->nd.n - 1);
     vec(out, in->drv.tip + 3, 3);
@@ -337,7 +362,8 @@ int rd_importBeamDynDeck(rdContext* ctx, const char* driver, FILE* out) {
   bdInput in;
   bdModel m;
   int st = read_input(ctx, driver, &in);
-  if (!st) st = build_model(ctx, &in, &m);
+  if (!st)
+    st = build_model(ctx, &in, &m);
   if (!st && write_deck(out, &in, &m)) {
     st = RD_ERROR(ctx, RD_ERR_IO, "cannot write the deck");
   }

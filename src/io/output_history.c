@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rodrigues/output.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
-#include "rodrigues/output.h"
 
 // bytes of the stdio buffer, allocated once through the context allocator
 #define HISTORY_BUFSIZE 65536
@@ -121,9 +121,10 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
       put_field(h->f, name, node_columns[c]);
     }
   }
-  fputs(",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
-        "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
-        h->f);
+  fputs(
+      ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
+      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
+      h->f);
   if (ferror(h->f)) {
     int st = io_error(ctx, h->partial, errno ? errno : EIO);
     fclose(h->f);

@@ -4,12 +4,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/core/core.h"
-#include "src/model/model_impl.h"
+#include "elements/beam.h"
 #include "rodrigues/output_netcdf.h"
 #include "rodrigues/query.h"
-#include "elements/beam.h"
+#include "src/core/core.h"
 #include "src/model/data_impl.h"
+#include "src/model/model_impl.h"
 #include "src/sim/query_beam.h"
 
 // beams whose section forces go to the file (more are left out, see docs/cli.md)
@@ -27,15 +27,15 @@ struct rdNetcdf_ {
   int njoint;
   size_t record;
   int nout;
-  char* path;      // final name
-  char* partial;   // name while writing
-  double* buf;     // max(nout x 4, njoint x 3) staging
+  char* path;     // final name
+  char* partial;  // name while writing
+  double* buf;    // max(nout x 4, njoint x 3) staging
   // beam section forces at every beam's quadrature points (when the model has beams)
-  int nqp;         // quadrature points of all beams
-  int svar[2];     // beam_section_position, beam_section_force
-  double* sx;      // nqp x 3
-  double* sf;      // nqp x 6
-  double* swork;   // residual (6 n) + kernel workspace of the largest beam
+  int nqp;        // quadrature points of all beams
+  int svar[2];    // beam_section_position, beam_section_force
+  double* sx;     // nqp x 3
+  double* sf;     // nqp x 6
+  double* swork;  // residual (6 n) + kernel workspace of the largest beam
 };
 
 #define RD_MAGIC_NETCDF 0x52444e43u
@@ -61,8 +61,9 @@ static void free_nc(rdNetcdf* nc) {
 // define dimensions, variables and attributes
 static int define(rdNetcdf* nc, const rdModel* m) {
   int id = nc->ncid, dt, dn, d3, d4, e;
-  if ((e = nc_def_dim(id, "time", NC_UNLIMITED, &dt)) || (e = nc_def_dim(id, "node", (size_t)m->nout, &dn)) ||
-      (e = nc_def_dim(id, "vec3", 3, &d3)) || (e = nc_def_dim(id, "quat", 4, &d4))) {
+  if ((e = nc_def_dim(id, "time", NC_UNLIMITED, &dt)) ||
+      (e = nc_def_dim(id, "node", (size_t)m->nout, &dn)) || (e = nc_def_dim(id, "vec3", 3, &d3)) ||
+      (e = nc_def_dim(id, "quat", 4, &d4))) {
     return e;
   }
   int t1[1] = {dt}, t3[3] = {dt, dn, d3}, t4[3] = {dt, dn, d4};
@@ -206,8 +207,8 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   size_t len = strlen(path);
   nc->path = rd_strdup(m->ctx, path);
   nc->partial = rd_alloc(m->ctx, len + 9);
-  size_t nbuf = 4 * (size_t)m->nout > 3 * (size_t)m->njoint ? 4 * (size_t)m->nout
-                                                              : 3 * (size_t)m->njoint;
+  size_t nbuf =
+      4 * (size_t)m->nout > 3 * (size_t)m->njoint ? 4 * (size_t)m->nout : 3 * (size_t)m->njoint;
   nc->buf = rd_calloc(m->ctx, nbuf + 1, sizeof(double));
   size_t swork = rd_beamSectionWork(m, RD_NETCDF_MAXBEAM, NULL, &nc->nqp);
   if (nc->nqp > 0) {
@@ -264,8 +265,8 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
     for (int i = 0; i < m->nout; i++) {
       double* b = nc->buf + width[k] * (size_t)i;
       int node = m->out_node[i];
-      int st = rd_getNodeState(m, d, node, k == 0 ? b : NULL, k == 1 ? b : NULL,
-                               k == 2 ? b : NULL, k == 3 ? b : NULL, k == 4 ? b : NULL);
+      int st = rd_getNodeState(m, d, node, k == 0 ? b : NULL, k == 1 ? b : NULL, k == 2 ? b : NULL,
+                               k == 3 ? b : NULL, k == 4 ? b : NULL);
       if (st) {
         return st;
       }

@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rodrigues/output.h"
+#include "solver/redundant.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
-#include "solver/redundant.h"
-#include "rodrigues/output.h"
 
 // per-node fields, in the order of rd_getNodeState's outputs (as in history.csv)
 static const char* const node_fields[16] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx",
@@ -151,8 +151,8 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
           "    \"newton_iterations\": %ld,\n    \"factorizations\": %ld,\n"
           "    \"load_evaluations\": %ld,\n    \"redundant_constraints\": %d,\n"
           "    \"unchecked_constraints\": %d,\n",
-          st.steps, st.rejected_steps, st.newton_iterations, st.factorizations,
-          st.load_evaluations, st.redundant_constraints, st.unchecked_constraints);
+          st.steps, st.rejected_steps, st.newton_iterations, st.factorizations, st.load_evaluations,
+          st.redundant_constraints, st.unchecked_constraints);
   put_key(f, 4, "min_step");
   put_number(f, st.min_step);
   fputs(",\n", f);

@@ -6,15 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "src/core/atomic_file.h"
 #include "elements/beam.h"
+#include "rodrigues/liegroup.h"
+#include "rodrigues/output_vtk.h"
+#include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/math/vec3.h"
 #include "src/model/data_impl.h"
 #include "src/model/model_impl.h"
 #include "src/sim/query_beam.h"
-#include "rodrigues/liegroup.h"
-#include "rodrigues/output_vtk.h"
-#include "src/math/vec3.h"
 
 #define RD_MAGIC_VTK 0x5244564bu  // "RDVK"
 #define VTK_BUFSIZE 65536
@@ -23,24 +23,24 @@ struct rdVtk_ {
   uint32_t magic;
   rdContext* ctx;
   const rdModel* model;
-  FILE* pvd;         // the index, open as a partial file until close
-  char* pvd_tmp;     // its partial name (rd_atomicOpen)
-  char* pvd_path;    // DIR/results.pvd
-  char* dir;         // DIR/vtk
-  char* frame;       // DIR/vtk/results_NNNNNN.vtu (rewritten per frame)
-  char* frame_tmp;   // DIR/vtk/.results_NNNNNN.vtu.partial
-  char* buf;         // stdio buffer of the frames (VTK_BUFSIZE)
-  int made_dir;      // rd_createVtk created DIR/vtk
-  int nframe;        // frames written
-  int failed;        // a write failed: the index cannot be committed
+  FILE* pvd;        // the index, open as a partial file until close
+  char* pvd_tmp;    // its partial name (rd_atomicOpen)
+  char* pvd_path;   // DIR/results.pvd
+  char* dir;        // DIR/vtk
+  char* frame;      // DIR/vtk/results_NNNNNN.vtu (rewritten per frame)
+  char* frame_tmp;  // DIR/vtk/.results_NNNNNN.vtu.partial
+  char* buf;        // stdio buffer of the frames (VTK_BUFSIZE)
+  int made_dir;     // rd_createVtk created DIR/vtk
+  int nframe;       // frames written
+  int failed;       // a write failed: the index cannot be committed
   int ncell;
   unsigned char* inbeam;  // nnode: node belongs to a beam
-  int* ncount;       // nnode: beam elements at the node (for averaging)
-  int* g0;           // per beam node (beams concatenated): lower quadrature point
-  double* tw;        // per beam node: weight of the upper point
-  double* work;      // beam evaluation: r and kernel workspace (rd_beamSectionWork), then F
-  size_t work_f;     // offset of F (quadrature points x 6) in work
-  double* nodeF;     // nnode x 6 interpolated section forces
+  int* ncount;            // nnode: beam elements at the node (for averaging)
+  int* g0;                // per beam node (beams concatenated): lower quadrature point
+  double* tw;             // per beam node: weight of the upper point
+  double* work;           // beam evaluation: r and kernel workspace (rd_beamSectionWork), then F
+  size_t work_f;          // offset of F (quadrature points x 6) in work
+  double* nodeF;          // nnode x 6 interpolated section forces
 };
 
 
@@ -172,8 +172,9 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
     free_vtk(v);
     return RD_ERR_IO;
   }
-  fprintf(v->pvd, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
-                  "byte_order=\"LittleEndian\">\n  <Collection>\n");
+  fprintf(v->pvd,
+          "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" "
+          "byte_order=\"LittleEndian\">\n  <Collection>\n");
   *out = v;
   return RD_OK;
 }
@@ -211,8 +212,10 @@ static int section_forces(rdVtk* v, const rdModel* m, const rdData* d) {
 // one point-data array of nc components per node, from get(node, out)
 static void put_array(FILE* f, const char* name, int nc, const rdModel* m, const rdData* d,
                       const rdVtk* v, int which) {
-  fprintf(f, "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
-             "format=\"ascii\">\n", name, nc);
+  fprintf(f,
+          "        <DataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\" "
+          "format=\"ascii\">\n",
+          name, nc);
   for (int i = 0; i < m->nnode; i++) {
     const double* q = d->s.q + 7 * i;
     const double* vel = d->s.v + 6 * i;
@@ -253,27 +256,31 @@ static void put_array(FILE* f, const char* name, int nc, const rdModel* m, const
 
 
 static void write_frame(FILE* f, const rdVtk* v, const rdModel* m, const rdData* d) {
-  fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
-             "byte_order=\"LittleEndian\">\n  <UnstructuredGrid>\n");
-  fprintf(f, "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TIME\" "
-             "NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n    </FieldData>\n",
+  fprintf(f,
+          "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"0.1\" "
+          "byte_order=\"LittleEndian\">\n  <UnstructuredGrid>\n");
+  fprintf(f,
+          "    <FieldData>\n      <DataArray type=\"Float64\" Name=\"TIME\" "
+          "NumberOfTuples=\"1\" format=\"ascii\">%.17g</DataArray>\n    </FieldData>\n",
           rd_time(d));
   fprintf(f, "    <Piece NumberOfPoints=\"%d\" NumberOfCells=\"%d\">\n", m->nnode, v->ncell);
   fprintf(f, "      <PointData Vectors=\"displacement\">\n");
-  static const char* const names[7] = {"displacement", "rotation_vector", "orientation",
-                                       "velocity", "angular_velocity", "section_force",
+  static const char* const names[7] = {"displacement",  "rotation_vector",  "orientation",
+                                       "velocity",      "angular_velocity", "section_force",
                                        "section_moment"};
   for (int k = 0; k < 7; k++) {
     put_array(f, names[k], k == 2 ? 4 : 3, m, d, v, k);
   }
-  fprintf(f, "      </PointData>\n      <Points>\n        <DataArray type=\"Float64\" "
-             "NumberOfComponents=\"3\" format=\"ascii\">\n");
+  fprintf(f,
+          "      </PointData>\n      <Points>\n        <DataArray type=\"Float64\" "
+          "NumberOfComponents=\"3\" format=\"ascii\">\n");
   for (int i = 0; i < m->nnode; i++) {
     const double* q = d->s.q + 7 * i;
     fprintf(f, "          %.15g %.15g %.15g\n", q[0], q[1], q[2]);
   }
-  fprintf(f, "        </DataArray>\n      </Points>\n      <Cells>\n        <DataArray "
-             "type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n");
+  fprintf(f,
+          "        </DataArray>\n      </Points>\n      <Cells>\n        <DataArray "
+          "type=\"Int32\" Name=\"connectivity\" format=\"ascii\">\n");
   for (int e = 0; e < m->nbeam; e++) {
     fprintf(f, "         ");
     for (int k = 0; k < m->beam[e].def.nnode; k++) {
@@ -286,8 +293,9 @@ static void write_frame(FILE* f, const rdVtk* v, const rdModel* m, const rdData*
       fprintf(f, "          %d\n", i);
     }
   }
-  fprintf(f, "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"offsets\" "
-             "format=\"ascii\">\n");
+  fprintf(f,
+          "        </DataArray>\n        <DataArray type=\"Int32\" Name=\"offsets\" "
+          "format=\"ascii\">\n");
   int off = 0;
   for (int e = 0; e < m->nbeam; e++) {
     off += m->beam[e].def.nnode;
@@ -298,13 +306,15 @@ static void write_frame(FILE* f, const rdVtk* v, const rdModel* m, const rdData*
       fprintf(f, "          %d\n", ++off);
     }
   }
-  fprintf(f, "        </DataArray>\n        <DataArray type=\"UInt8\" Name=\"types\" "
-             "format=\"ascii\">\n");
+  fprintf(f,
+          "        </DataArray>\n        <DataArray type=\"UInt8\" Name=\"types\" "
+          "format=\"ascii\">\n");
   for (int c = 0; c < v->ncell; c++) {
     fprintf(f, "          %d\n", c < m->nbeam ? 4 : 1);  // VTK_POLY_LINE, VTK_VERTEX
   }
-  fprintf(f, "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
-             "</VTKFile>\n");
+  fprintf(f,
+          "        </DataArray>\n      </Cells>\n    </Piece>\n  </UnstructuredGrid>\n"
+          "</VTKFile>\n");
 }
 
 

@@ -13,7 +13,8 @@
 
 // sin(x)/x, exact at 0 (the series error is below x^4/120 < 1e-18 where it is used)
 static double sinc(double x) {
-  if (fabs(x) < 1e-4) return 1.0 - x * x / 6.0;
+  if (fabs(x) < 1e-4)
+    return 1.0 - x * x / 6.0;
   return sin(x) / x;
 }
 
@@ -21,12 +22,15 @@ static double sinc(double x) {
 // Used for 0 <= z < 4 only, where 16 terms are below rounding by many orders of magnitude.
 static double alt_series(double z, int k, int m) {
   double inv_fact = 1.0;
-  for (int i = 2; i <= k; ++i) inv_fact /= i;
+  for (int i = 2; i <= k; ++i)
+    inv_fact /= i;
   double zp = 1.0, sum = 0.0;
   for (int j = 0; j < 16; ++j) {
     double w = 1.0;
-    if (m >= 1) w *= 2.0 * j + 2.0;
-    if (m >= 2) w *= 2.0 * j + 4.0;
+    if (m >= 1)
+      w *= 2.0 * j + 2.0;
+    if (m >= 2)
+      w *= 2.0 * j + 4.0;
     double term = w * zp * inv_fact;
     sum += (j & 1) ? -term : term;
     zp *= z;
@@ -78,7 +82,8 @@ static void tangent_inv_coef(double phi, double* c, double* gc) {
   }
   double s = 1.0 / sinc(x);
   *c = 0.25 * h * s;
-  if (gc) *gc = s * (hp + h * h * s) / 16.0;
+  if (gc)
+    *gc = s * (hp + h * h * s) / 16.0;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -82,7 +82,7 @@ static inline void qm_Y(double Y[12], const double b[3]) {
 // a quaternion field at one point: p, 2/|p|^2 and Lam (qm_field)
 typedef struct {
   const double* p;
-  double c;  // 2 / |p|^2
+  double c;        // 2 / |p|^2
   double Lam[12];  // 3x4
 } qmField;
 

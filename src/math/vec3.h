@@ -88,7 +88,8 @@ static inline void m3_tmul(double C[9], const double A[9], const double B[9]) {
 static inline void m3_mult(double C[9], const double A[9], const double B[9]) {
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
-      C[3 * i + j] = A[3 * i] * B[3 * j] + A[3 * i + 1] * B[3 * j + 1] + A[3 * i + 2] * B[3 * j + 2];
+      C[3 * i + j] =
+          A[3 * i] * B[3 * j] + A[3 * i + 1] * B[3 * j + 1] + A[3 * i + 2] * B[3 * j + 2];
     }
   }
 }

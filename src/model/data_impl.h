@@ -3,18 +3,18 @@
 #ifndef RD_DATA_IMPL_H
 #define RD_DATA_IMPL_H
 
-#include "src/model/model_impl.h"
 #include "rodrigues/simulate.h"
+#include "src/model/model_impl.h"
 
 // the state proper: copied by rd_copyData, saved and restored around a cut step
 typedef struct rdState_ {
-  double t;          // time
-  double* q;         // nnode x 7: position (global), quaternion (w,x,y,z) body -> global
-  double* v;         // nnode x 6: velocity (global), angular velocity (BODY frame)
-  double* vd;        // nnode x 6: acceleration (global), angular acceleration (BODY frame)
-  double* a;         // nnode x 6: generalized-alpha auxiliary acceleration, same layout
-  double* lambda;    // nconstraint: Lagrange multipliers
-  void* memory;      // stepper memory that must survive between steps (stepper-defined)
+  double t;        // time
+  double* q;       // nnode x 7: position (global), quaternion (w,x,y,z) body -> global
+  double* v;       // nnode x 6: velocity (global), angular velocity (BODY frame)
+  double* vd;      // nnode x 6: acceleration (global), angular acceleration (BODY frame)
+  double* a;       // nnode x 6: generalized-alpha auxiliary acceleration, same layout
+  double* lambda;  // nconstraint: Lagrange multipliers
+  void* memory;    // stepper memory that must survive between steps (stepper-defined)
 } rdState;
 
 struct rdData_ {
@@ -22,31 +22,31 @@ struct rdData_ {
   const rdModel* model;
   rdContext* ctx;
   int initialized;
-  rdState s;         // current state
-  rdState saved;     // state at the start of the current (sub)step, for step cutting
-  size_t memory_size;   // bytes of stepper memory (in s.memory and saved.memory)
-  double* force;     // nnode x 6 scratch: applied force and moment (global) per node
-  double* cbuf;      // scratch of callbacks and user elements: pose, velocity, acceleration,
-                     // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
-  double* beamwork;  // scratch of the beam evaluations: nbeamslot slots (one per assembly
-                     // thread) of model beam_work doubles, see rd_assembleBeamScratch; per
-                     // data, so models are shared by threads
-  int nbeamslot;     // rd_assembleBeamSlots(model)
-  double* beamscale; // nbeam: time-function factor of each beam's distributed load
-  double* hostload;  // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
-  int hostload_set;  // 1 once rd_setNodeLoad was called (else hostload is not read)
-  int in_step;       // 1 between rd_stepBegin and rd_stepEnd
-  double step_h;     // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
-  double step_tend;  // t + h
-  void* work;        // stepper scratch, not part of the state
+  rdState s;           // current state
+  rdState saved;       // state at the start of the current (sub)step, for step cutting
+  size_t memory_size;  // bytes of stepper memory (in s.memory and saved.memory)
+  double* force;       // nnode x 6 scratch: applied force and moment (global) per node
+  double* cbuf;        // scratch of callbacks and user elements: pose, velocity, acceleration,
+                       // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
+  double* beamwork;    // scratch of the beam evaluations: nbeamslot slots (one per assembly
+                       // thread) of model beam_work doubles, see rd_assembleBeamScratch; per
+                       // data, so models are shared by threads
+  int nbeamslot;       // rd_assembleBeamSlots(model)
+  double* beamscale;   // nbeam: time-function factor of each beam's distributed load
+  double* hostload;    // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
+  int hostload_set;    // 1 once rd_setNodeLoad was called (else hostload is not read)
+  int in_step;         // 1 between rd_stepBegin and rd_stepEnd
+  double step_h;       // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
+  double step_tend;    // t + h
+  void* work;          // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
   rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)
   int ncut;
-  void* solver;      // stepper-owned objects of this data (a factorization); see rdStepper.attach
+  void* solver;  // stepper-owned objects of this data (a factorization); see rdStepper.attach
   struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
                                    // steppers with closed loops; solver/redundant.c)
-  void* block;       // the single allocation behind every array above
+  void* block;                     // the single allocation behind every array above
 };
 
 // copy the arrays of one state into another of the same model

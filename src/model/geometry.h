@@ -8,8 +8,8 @@
 
 // why a line could not be built
 typedef struct rdLineFault_ {
-  int arg;  // the argument at fault: straight 0 from, 1 to; arc 0 center, 1 start,
-            // 2 angle, 3 normal; spline the key point (-1: the count or the array)
+  int arg;         // the argument at fault: straight 0 from, 1 to; arc 0 center, 1 start,
+                   // 2 angle, 3 normal; spline the key point (-1: the count or the array)
   char text[256];  // the message, as rdu_beamLine* raise it
 } rdLineFault;
 

@@ -3,37 +3,37 @@
 #ifndef RD_MODEL_IMPL_H
 #define RD_MODEL_IMPL_H
 
+#include "rodrigues/model.h"
 #include "src/core/expr.h"
 #include "src/model/options.h"
-#include "rodrigues/model.h"
 #include "src/model/spec_impl.h"
 
 // a compiled time function
 typedef struct rdTimeFn_ {
-  int type;                 // rdTimeFnType
-  double value;             // CONSTANT
-  int npoint;               // STEPS, LINEAR
-  double* t;                // npoint
-  double* y;                // npoint
-  rdExpr* expr;             // EXPRESSION (heap, does not move)
+  int type;      // rdTimeFnType
+  double value;  // CONSTANT
+  int npoint;    // STEPS, LINEAR
+  double* t;     // npoint
+  double* y;     // npoint
+  rdExpr* expr;  // EXPRESSION (heap, does not move)
   rdTimeFnCallback callback;
   void* user;
 } rdTimeFn;
 
 // a compiled element (Box2D style: type + definition; derived data per type below)
 typedef struct rdElement_ {
-  rdElemDef def;            // copy, name owned by the model
-  const char* origin;       // "FILE:LINE:COL" or ""
+  rdElemDef def;       // copy, name owned by the model
+  const char* origin;  // "FILE:LINE:COL" or ""
 } rdElement;
 
 // a compiled joint
 typedef struct rdJoint_ {
-  rdJointDef def;           // copy, name owned by the model
+  rdJointDef def;  // copy, name owned by the model
   const char* origin;
-  int row;                  // first Lagrange multiplier
-  int nrow;                 // number of constraint equations
-  int loop;                 // 1 + closed-loop component of the joint graph holding the joint;
-                            // 0: a bridge, whose equations are never redundant (redundant.c)
+  int row;   // first Lagrange multiplier
+  int nrow;  // number of constraint equations
+  int loop;  // 1 + closed-loop component of the joint graph holding the joint;
+             // 0: a bridge, whose equations are never redundant (redundant.c)
 } rdJoint;
 
 typedef struct rdLoad_ {
@@ -44,7 +44,7 @@ typedef struct rdLoad_ {
 typedef struct rdTorqueLaw_ {
   rdTorqueLawDef def;
   const char* origin;
-  rdExpr* expr;             // EXPRESSION: 3 formulas (heap)
+  rdExpr* expr;  // EXPRESSION: 3 formulas (heap)
 } rdTorqueLaw;
 
 // a compiled beam element: the definition (name, nodes owned by the model; the section arrays
@@ -52,7 +52,7 @@ typedef struct rdTorqueLaw_ {
 typedef struct rdModelBeam_ {
   rdBeamDef def;
   const char* origin;
-  struct rdBeam_* kernel;   // elements/beam.h
+  struct rdBeam_* kernel;  // elements/beam.h
 } rdModelBeam;
 
 struct rdModel_ {
@@ -63,51 +63,51 @@ struct rdModel_ {
 
   // nodes
   int nnode;
-  char** node_name;         // nnode
-  const char** node_origin; // nnode
-  int* node_kind;           // nnode: rdNodeKind
-  int* node_dof;            // nnode: first velocity-level DOF
-  double* node_q0;          // nnode x 7: initial position and quaternion (w,x,y,z)
-  double* node_v0;          // nnode x 6: initial velocity (global) and angular velocity (body)
-  int ndof;                 // 6 per rigid node, 3 per point node
+  char** node_name;          // nnode
+  const char** node_origin;  // nnode
+  int* node_kind;            // nnode: rdNodeKind
+  int* node_dof;             // nnode: first velocity-level DOF
+  double* node_q0;           // nnode x 7: initial position and quaternion (w,x,y,z)
+  double* node_v0;           // nnode x 6: initial velocity (global) and angular velocity (body)
+  int ndof;                  // 6 per rigid node, 3 per point node
 
   int nelem;
-  rdElement* elem;          // nelem
-  int nbody;                // rigid bodies among the elements
+  rdElement* elem;  // nelem
+  int nbody;        // rigid bodies among the elements
 
   int njoint;
-  rdJoint* joint;           // njoint
-  int nconstraint;          // multipliers
-  int nloop;                // closed-loop components of the joint graph (rdJoint.loop)
-  int loop_rows;            // constraint equations of the joints on loops
+  rdJoint* joint;   // njoint
+  int nconstraint;  // multipliers
+  int nloop;        // closed-loop components of the joint graph (rdJoint.loop)
+  int loop_rows;    // constraint equations of the joints on loops
 
   int nload;
-  rdLoad* load;             // nload
+  rdLoad* load;  // nload
   int ntorque;
-  rdTorqueLaw* torque;      // ntorque
+  rdTorqueLaw* torque;  // ntorque
   int ntimefn;
-  rdTimeFn* timefn;         // ntimefn
-  char** timefn_name;       // ntimefn
+  rdTimeFn* timefn;    // ntimefn
+  char** timefn_name;  // ntimefn
 
   int ncallback;
   rdLoadCallbackDef* callback;  // ncallback (name and nodes owned by the model)
-  int callback_maxnode;     // largest node set of a callback (sizes the data's scratch)
+  int callback_maxnode;         // largest node set of a callback (sizes the data's scratch)
 
   int nuser;
-  rdUserElementDef* user;   // nuser user elements (name and nodes owned by the model)
-  int user_maxnode;         // largest node set of a user element
-  int jac_maxnode;          // largest node set with 6n x 6n matrices (Jacobian callbacks, users)
+  rdUserElementDef* user;  // nuser user elements (name and nodes owned by the model)
+  int user_maxnode;        // largest node set of a user element
+  int jac_maxnode;         // largest node set with 6n x 6n matrices (Jacobian callbacks, users)
 
   int nbeam;
-  rdModelBeam* beam;        // nbeam beam elements
-  size_t beam_work;         // doubles of one slot of rdData.beamwork (rd_assembleBeamScratch: r,
-                            // S, T and the kernel workspace of the largest beam element)
-  int nbeamcolor;           // colour groups of beams that share no node (solver/assemble_beam.c)
-  int* beam_order;          // nbeam: beam indices by colour, then index
-  int* beam_color;          // nbeamcolor + 1: start of each group in beam_order
+  rdModelBeam* beam;  // nbeam beam elements
+  size_t beam_work;   // doubles of one slot of rdData.beamwork (rd_assembleBeamScratch: r,
+                      // S, T and the kernel workspace of the largest beam element)
+  int nbeamcolor;     // colour groups of beams that share no node (solver/assemble_beam.c)
+  int* beam_order;    // nbeam: beam indices by colour, then index
+  int* beam_color;    // nbeamcolor + 1: start of each group in beam_order
 
   int nout;
-  int* out_node;            // nout
+  int* out_node;  // nout
 
   struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
   int linsol;                  // its linear-solver backend, `auto` resolved (rd_linsolChoose)

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/core/core.h"
 #include "rodrigues/model.h"
 #include "rodrigues/spec.h"
+#include "src/core/core.h"
 #include "src/core/strutil.h"
 
 typedef enum { OPT_REAL, OPT_INT, OPT_BOOL, OPT_ENUM } optType;
@@ -18,16 +18,16 @@ typedef struct {
   const char* key;
   optType type;
   size_t offset;
-  double min, max;      // inclusive bounds (REAL, INT)
-  int min_open;         // 1: min itself is excluded
+  double min, max;           // inclusive bounds (REAL, INT)
+  int min_open;              // 1: min itself is excluded
   const char* const* names;  // ENUM: value names, NULL-terminated
   const char* deflt;
   const char* help;
 } optEntry;
 
 static const char* const method_names[] = {
-    "generalized_alpha", "static", "nmb", "nms", "liemid_e1", "liemid_e2",
-    "liemid_ea", "liemid_i", "sw", "hstagm", "akw", NULL};
+    "generalized_alpha", "static",   "nmb", "nms",    "liemid_e1", "liemid_e2",
+    "liemid_ea",         "liemid_i", "sw",  "hstagm", "akw",       NULL};
 
 static const char* const linsol_names[] = {"auto", "klu", "umfpack", "cholmod", "dense", NULL};
 
@@ -42,8 +42,7 @@ static const char* const bool_names[] = {"false", "true", NULL};
 static const optEntry table[] = {
     {"solver.method", OPT_ENUM, OFF(method), 0, 0, 0, method_names, "generalized_alpha",
      "time-stepping method"},
-    {"solver.start_time", OPT_REAL, OFF(start_time), -1e300, 1e300, 0, NULL, "0",
-     "start time (s)"},
+    {"solver.start_time", OPT_REAL, OFF(start_time), -1e300, 1e300, 0, NULL, "0", "start time (s)"},
     {"solver.time_step", OPT_REAL, OFF(time_step), 0, 1e300, 1, NULL, "0.001",
      "time step (s), > 0"},
     {"solver.final_time", OPT_REAL, OFF(final_time), -1e300, 1e300, 0, NULL, "1",
@@ -60,8 +59,7 @@ static const optEntry table[] = {
      "sparse linear solver"},
     {"solver.modified_newton", OPT_BOOL, OFF(modified_newton), 0, 1, 0, bool_names, "false",
      "reuse the factorization while Newton converges fast"},
-    {"solver.redundant_constraints", OPT_ENUM, OFF(redundant), 0, 0, 0, redundant_names,
-     "remove",
+    {"solver.redundant_constraints", OPT_ENUM, OFF(redundant), 0, 0, 0, redundant_names, "remove",
      "generalized_alpha, static: constraint equations that depend on others at the initial "
      "configuration (closed loops such as Bricard's): remove (hold their multipliers at zero "
      "and list them in summary.json) or error (fail, naming them)"},
@@ -187,8 +185,10 @@ static int set_entry(rdContext* ctx, rdOptions* opt, const optEntry* e, const ch
 const char* rd_optionKey(rdContext* ctx, const char* key, const char* where) {
   for (int i = 0; key && i < NRENAMED; i++) {
     if (!strcmp(key, renamed[i].old)) {
-      rd_warnOnce(ctx, i, "%s%soption '%s' is deprecated: use '%s' (the old name is read for one "
-                  "more release)", where ? where : "", where ? ": " : "", key, renamed[i].key);
+      rd_warnOnce(ctx, i,
+                  "%s%soption '%s' is deprecated: use '%s' (the old name is read for one "
+                  "more release)",
+                  where ? where : "", where ? ": " : "", key, renamed[i].key);
       return renamed[i].key;
     }
   }

@@ -16,8 +16,8 @@ typedef enum rdLinSolKind_ {
 
 // generalized-alpha constraint formulations (option solver.formulation)
 typedef enum rdGaFormulation_ {
-  RD_GA_INDEX3 = 0,    // position constraints only (Bruls-Cardona-Arnold 2012)
-  RD_GA_STABILIZED     // stabilized index 2: position and velocity constraints (GGL)
+  RD_GA_INDEX3 = 0,  // position constraints only (Bruls-Cardona-Arnold 2012)
+  RD_GA_STABILIZED   // stabilized index 2: position and velocity constraints (GGL)
 } rdGaFormulation;
 
 // what to do with redundant constraint equations (option solver.redundant_constraints)
@@ -28,32 +28,32 @@ typedef enum rdRedundantMode_ {
 
 // options shared by every stepper live first; method-specific ones follow
 typedef struct rdOptions_ {
-  int method;           // rdMethod
-  double start_time;    // s
-  double time_step;     // s, > 0
-  double final_time;    // s, >= start_time
-  int max_step_cuts;    // times a step may be halved after a recoverable failure
-  int output_every;     // steps between history rows
-  int output_netcdf;    // also write history.nc (CLI)
-  int output_vtk;       // also write results.pvd and vtk/*.vtu (CLI)
+  int method;         // rdMethod
+  double start_time;  // s
+  double time_step;   // s, > 0
+  double final_time;  // s, >= start_time
+  int max_step_cuts;  // times a step may be halved after a recoverable failure
+  int output_every;   // steps between history rows
+  int output_netcdf;  // also write history.nc (CLI)
+  int output_vtk;     // also write results.pvd and vtk/*.vtu (CLI)
   // newton (implicit steppers, static)
-  int max_iter;         // Newton iterations per step
-  double atol;          // Arnold-Hante absolute tolerance
-  double rtol;          // Arnold-Hante relative tolerance
-  int linear_solver;    // rdLinSolKind
-  int modified_newton;  // keep the factorization while convergence is fast
-  int redundant;        // rdRedundantMode (generalized-alpha and static)
-  double redundant_tol; // relative pivot of the rank-revealing QR below which an equation is
-                        // dependent
+  int max_iter;          // Newton iterations per step
+  double atol;           // Arnold-Hante absolute tolerance
+  double rtol;           // Arnold-Hante relative tolerance
+  int linear_solver;     // rdLinSolKind
+  int modified_newton;   // keep the factorization while convergence is fast
+  int redundant;         // rdRedundantMode (generalized-alpha and static)
+  double redundant_tol;  // relative pivot of the rank-revealing QR below which an equation is
+                         // dependent
   // generalized-alpha
-  double rho_inf;       // spectral radius at infinity, [0, 1]
-  int formulation;      // rdGaFormulation
+  double rho_inf;   // spectral radius at infinity, [0, 1]
+  int formulation;  // rdGaFormulation
   // static
-  int load_steps;       // initial number of load increments
+  int load_steps;  // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
-  double rigid_tol;     // relative tolerance (solver.rigid_tolerance)
-  int rigid_max_iter;   // iteration limit
-  int threads;          // threads of the beam assembly (OpenMP builds): 0 = OpenMP's default
+  double rigid_tol;    // relative tolerance (solver.rigid_tolerance)
+  int rigid_max_iter;  // iteration limit
+  int threads;         // threads of the beam assembly (OpenMP builds): 0 = OpenMP's default
 } rdOptions;
 
 // fill with defaults

@@ -289,8 +289,8 @@ static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* na
   int element = kind == RD_OBJ_ELEMENT || kind == RD_OBJ_BEAM;
   if (rds_find(s, kind, name) >= 0 ||
       (element && rds_find(s, kind == RD_OBJ_BEAM ? RD_OBJ_ELEMENT : RD_OBJ_BEAM, name) >= 0) ||
-      (element && name_taken(&s->users, sizeof(rdUserElementDef),
-                             offsetof(rdUserElementDef, name), name)) ||
+      (element &&
+       name_taken(&s->users, sizeof(rdUserElementDef), offsetof(rdUserElementDef, name), name)) ||
       (kind == RD_OBJ_LOAD && name_taken(&s->callbacks, sizeof(rdLoadCallbackDef),
                                          offsetof(rdLoadCallbackDef, name), name))) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate %s name '%s'", what, name);
@@ -417,15 +417,15 @@ int rds_addNode(rdSpec* s, const rdNodeDef* def) {
   if (d.angular_velocity_frame != RD_FRAME_GLOBAL && d.angular_velocity_frame != RD_FRAME_BODY) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "node '%s': unknown angular velocity frame", d.name);
   }
-  if (!all_finite(d.position, 3) || !all_finite(d.orientation, 4) ||
-      !all_finite(d.velocity, 3) || !all_finite(d.angular_velocity, 3)) {
+  if (!all_finite(d.position, 3) || !all_finite(d.orientation, 4) || !all_finite(d.velocity, 3) ||
+      !all_finite(d.angular_velocity, 3)) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "node '%s': non-finite value", d.name);
   }
   double n = sqrt(d.orientation[0] * d.orientation[0] + d.orientation[1] * d.orientation[1] +
                   d.orientation[2] * d.orientation[2] + d.orientation[3] * d.orientation[3]);
   if (fabs(n - 1) > 1e-6) {
-    return RD_ERROR(s->ctx, RD_ERR_ARG,
-                    "node '%s': orientation quaternion has norm %.9g, not 1", d.name, n);
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "node '%s': orientation quaternion has norm %.9g, not 1",
+                    d.name, n);
   }
   for (int k = 0; k < 4; k++) {
     d.orientation[k] /= n;
@@ -469,8 +469,7 @@ int rds_addTimeFn(rdSpec* s, const rdTimeFnDef* def) {
         }
         if (i && d.t[i] <= d.t[i - 1]) {
           return RD_ERROR(ctx, RD_ERR_ARG,
-                          "time function '%s': times must increase strictly (point %d)", d.name,
-                          i);
+                          "time function '%s': times must increase strictly (point %d)", d.name, i);
         }
       }
       break;
@@ -698,11 +697,10 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
     case RD_TORQUE_EXPRESSION:
       for (int k = 0; k < 3; k++) {
         if (!def->expression[k]) {
-          return RD_ERROR(ctx, RD_ERR_ARG, "torque law '%s': needs three expressions",
-                          def->name);
+          return RD_ERROR(ctx, RD_ERR_ARG, "torque law '%s': needs three expressions", def->name);
         }
-        if (rd_exprCheck(ctx, def->expression[k],
-                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33", def->name) < 0) {
+        if (rd_exprCheck(ctx, def->expression[k], "t r11 r12 r13 r21 r22 r23 r31 r32 r33",
+                         def->name) < 0) {
           return RD_ERR_ARG;
         }
       }

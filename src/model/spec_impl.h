@@ -5,8 +5,8 @@
 
 #include <stdint.h>
 
-#include "src/model/options.h"
 #include "rodrigues/spec.h"
+#include "src/model/options.h"
 
 // element types (one file each in elements/)
 typedef enum rdElemType_ {
@@ -37,16 +37,16 @@ typedef struct rdVec_ {
 struct rdSpec_ {
   uint32_t magic;
   rdContext* ctx;
-  rdVec nodes;     // rdNodeDef (name copied)
-  rdVec elems;     // rdElemDef
-  rdVec joints;    // rdJointDef
-  rdVec loads;     // rdLoadDef
-  rdVec timefns;   // rdTimeFnDef (name, expression, t, y copied)
-  rdVec torques;   // rdTorqueLawDef (name, expressions copied)
-  rdVec outputs;   // int node indices
-  rdVec callbacks; // rdLoadCallbackDef (name, nodes copied)
-  rdVec users;     // rdUserElementDef (name, nodes copied)
-  rdVec beams;     // rdBeamDef (name, nodes, station, stiffness, mass copied)
+  rdVec nodes;                  // rdNodeDef (name copied)
+  rdVec elems;                  // rdElemDef
+  rdVec joints;                 // rdJointDef
+  rdVec loads;                  // rdLoadDef
+  rdVec timefns;                // rdTimeFnDef (name, expression, t, y copied)
+  rdVec torques;                // rdTorqueLawDef (name, expressions copied)
+  rdVec outputs;                // int node indices
+  rdVec callbacks;              // rdLoadCallbackDef (name, nodes copied)
+  rdVec users;                  // rdUserElementDef (name, nodes copied)
+  rdVec beams;                  // rdBeamDef (name, nodes, station, stiffness, mass copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
   double gravity[3];
   rdOptions opt;

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rodrigues/restart.h"
+#include "solver/stepper.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
-#include "rodrigues/restart.h"
-#include "solver/stepper.h"
 
 #define CKPT_MAGIC "RDCHKPT"
 #define CKPT_VERSION 4u
@@ -31,7 +31,7 @@ typedef struct {
   double min_rcond, min_step, wall_time;
   uint64_t payload_size;
   uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
-  uint64_t checksum;  // FNV-1a of the payload
+  uint64_t checksum;      // FNV-1a of the payload
 } ckptHeader;
 
 static uint64_t fnv(uint64_t h, const void* p, size_t n) {
@@ -193,8 +193,8 @@ int rd_readCheckpoint(const rdModel* m, rdData* d, const char* path) {
   }
   if (h.version != CKPT_VERSION) {
     fclose(f);
-    return RD_ERROR(ctx, RD_ERR_IO, "checkpoint '%s' has version %u, expected %u", path,
-                    h.version, CKPT_VERSION);
+    return RD_ERROR(ctx, RD_ERR_IO, "checkpoint '%s' has version %u, expected %u", path, h.version,
+                    CKPT_VERSION);
   }
   if (h.fingerprint != fingerprint(m, d->memory_size) || h.nnode != m->nnode ||
       h.nconstraint != m->nconstraint || h.memory_size != d->memory_size) {

@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "elements/beam.h"
-#include "src/core/core.h"
-#include "src/model/model_impl.h"
-#include "solver/stepper.h"
 #include "rodrigues/liegroup.h"
+#include "solver/stepper.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
+#include "src/model/model_impl.h"
 
 #define ITEM(vec, type, i) (((const type*)(vec).items)[i])
 
@@ -230,8 +230,8 @@ static int compile_element(rdModel* m, rdElement* e) {
         return fail(ctx, o, "rigid body '%s': undefined node (index %d)", b->name, b->node);
       }
       if (m->node_kind[b->node] != RD_NODE_RIGID) {
-        return fail(ctx, o, "rigid body '%s': node '%s' is a point node (needs rotation)",
-                    b->name, m->node_name[b->node]);
+        return fail(ctx, o, "rigid body '%s': node '%s' is a point node (needs rotation)", b->name,
+                    m->node_name[b->node]);
       }
       if (!(b->mass > 0)) {
         return fail(ctx, o, "rigid body '%s': mass must be > 0, got %g", b->name, b->mass);
@@ -465,8 +465,9 @@ static int compile_loads(const rdSpec* s, rdModel* m) {
     }
     int point = m->node_kind[l->def.node] == RD_NODE_POINT;
     if (point && (l->def.kind == RD_LOAD_MOMENT || l->def.frame == RD_FRAME_BODY)) {
-      return fail(ctx, l->origin, "load '%s': node '%s' is a point node (no moments, no body frame)",
-                  l->def.name, m->node_name[l->def.node]);
+      return fail(ctx, l->origin,
+                  "load '%s': node '%s' is a point node (no moments, no body frame)", l->def.name,
+                  m->node_name[l->def.node]);
     }
     int st = check_timefn(m, l->def.timefn, l->origin, "load", l->def.name);
     if (st < 0) {
@@ -595,8 +596,8 @@ static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
   const char* nm = d->name;
   const char* why;
   if (d->nnode < 2 || d->nnode > RD_BEAM_MAX_NODES) {
-    return fail(ctx, o, "beam '%s': %d nodes; an element has 2 .. %d (order 1 .. %d)", nm,
-                d->nnode, RD_BEAM_MAX_NODES, RD_BEAM_MAX_NODES - 1);
+    return fail(ctx, o, "beam '%s': %d nodes; an element has 2 .. %d (order 1 .. %d)", nm, d->nnode,
+                RD_BEAM_MAX_NODES, RD_BEAM_MAX_NODES - 1);
   }
   double scale = 0;
   for (int k = 0; k < d->nnode; k++) {
@@ -634,8 +635,10 @@ static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
       return fail(ctx, o, "beam '%s': station %d: s = %g is outside [0, 1]", nm, i + 1, s);
     }
     if (i > 0 && !(s > d->station[i - 1])) {
-      return fail(ctx, o, "beam '%s': station %d: s = %g does not follow s = %g (stations must "
-                  "increase)", nm, i + 1, s, d->station[i - 1]);
+      return fail(ctx, o,
+                  "beam '%s': station %d: s = %g does not follow s = %g (stations must "
+                  "increase)",
+                  nm, i + 1, s, d->station[i - 1]);
     }
   }
   if (ns > 1 && (d->station[0] != 0 || d->station[ns - 1] != 1)) {
@@ -644,12 +647,11 @@ static int check_beam(const rdModel* m, const rdBeamDef* d, const char* o) {
   }
   for (int i = 0; i < ns; i++) {
     if ((why = rd_beamMatrixDefect(d->stiffness + 36 * i))) {
-      return fail(ctx, o, "beam '%s': station %d (s = %g): stiffness %s", nm, i + 1,
-                  d->station[i], why);
+      return fail(ctx, o, "beam '%s': station %d (s = %g): stiffness %s", nm, i + 1, d->station[i],
+                  why);
     }
     if ((why = rd_beamMatrixDefect(d->mass + 36 * i))) {
-      return fail(ctx, o, "beam '%s': station %d (s = %g): mass %s", nm, i + 1, d->station[i],
-                  why);
+      return fail(ctx, o, "beam '%s': station %d (s = %g): mass %s", nm, i + 1, d->station[i], why);
     }
   }
   for (int k = 0; k < 6; k++) {
@@ -673,20 +675,19 @@ static int create_beam(rdModel* m, const rdBeamDef* d, const char* o, struct rdB
   }
   rdBeamSection sec = {d->nstation, d->station, d->stiffness, d->mass, {0}};
   memcpy(sec.mu, d->damping, sizeof(sec.mu));
-  rdBeamElemDef ed = {d->nnode,
-                      d->nodes,
-                      x0,
-                      q0,
-                      &sec,
-                      d->span[0],
-                      d->span[1],
-                      (rdBeamQuad)d->quadrature,
-                      d->rotation_field == RD_BEAM_ROTATION_DISPLACEMENT
-                          ? RD_BEAM_FIELD_DISPLACEMENT
-                          : RD_BEAM_FIELD_TOTAL,
-                      d->virtual_rotation == RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED
-                          ? RD_BEAM_VIRTUAL_INTERPOLATED
-                          : RD_BEAM_VIRTUAL_FIELD};
+  rdBeamElemDef ed = {
+      d->nnode,
+      d->nodes,
+      x0,
+      q0,
+      &sec,
+      d->span[0],
+      d->span[1],
+      (rdBeamQuad)d->quadrature,
+      d->rotation_field == RD_BEAM_ROTATION_DISPLACEMENT ? RD_BEAM_FIELD_DISPLACEMENT
+                                                         : RD_BEAM_FIELD_TOTAL,
+      d->virtual_rotation == RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED ? RD_BEAM_VIRTUAL_INTERPOLATED
+                                                                   : RD_BEAM_VIRTUAL_FIELD};
   int st = rd_createBeam(ctx, &ed, out);
   if (st == RD_ERR_NOMEM || st >= 0) {
     return st;

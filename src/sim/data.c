@@ -3,12 +3,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "solver/assemble.h"
-#include "src/core/core.h"
-#include "src/model/data_impl.h"
 #include "rodrigues/liegroup.h"
+#include "solver/assemble.h"
 #include "solver/stepper.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
+#include "src/model/data_impl.h"
 
 static int data_valid(const rdData* d) {
   return d && d->magic == RD_MAGIC_DATA;
@@ -116,14 +116,14 @@ int rd_createData(const rdModel* m, rdData** data) {
   }
   size_t memory = st->memory_size ? st->memory_size(m) : 0;
   size_t work = st->work_size ? st->work_size(m) : 0;
-  size_t nc = (size_t)(m->callback_maxnode > m->user_maxnode ? m->callback_maxnode
-                                                             : m->user_maxnode);
+  size_t nc =
+      (size_t)(m->callback_maxnode > m->user_maxnode ? m->callback_maxnode : m->user_maxnode);
   size_t nj = 6 * (size_t)m->jac_maxnode;
   size_t cbuf = (25 * nc + 4 * nj * nj) * sizeof(double);
   size_t forces = align64(6 * (size_t)m->nnode * sizeof(double));
   int nslot = rd_assembleBeamSlots(m);
-  size_t beamwork = (size_t)nslot * m->beam_work * sizeof(double) +
-                    align64((size_t)m->nbeam * sizeof(double));
+  size_t beamwork =
+      (size_t)nslot * m->beam_work * sizeof(double) + align64((size_t)m->nbeam * sizeof(double));
   size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +
                  align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
@@ -189,7 +189,8 @@ int rd_copyData(rdData* dst, const rdData* src) {
     return RD_ERROR(dst->ctx, RD_ERR_ARG, "rd_copyData: data made from different models");
   }
   if (src->in_step) {
-    return RD_ERROR(dst->ctx, RD_ERR_STATE, "rd_copyData: the source is inside a step "
+    return RD_ERROR(dst->ctx, RD_ERR_STATE,
+                    "rd_copyData: the source is inside a step "
                     "(between rd_stepBegin and rd_stepEnd)");
   }
   if (dst != src) {
@@ -233,8 +234,8 @@ int rd_getStepCut(const rdData* d, int i, rdStepCut* cut) {
     return RD_ERR_HANDLE;
   }
   if (i < 0 || i >= d->ncut || !cut) {
-    return RD_ERROR(d->ctx, RD_ERR_ARG, "rd_getStepCut: rejection %d of %d kept, or NULL output",
-                    i, d->ncut);
+    return RD_ERROR(d->ctx, RD_ERR_ARG, "rd_getStepCut: rejection %d of %d kept, or NULL output", i,
+                    d->ncut);
   }
   *cut = d->cut[i];
   return RD_OK;
@@ -246,8 +247,8 @@ int rd_stepCutCount(const rdData* d) {
 }
 
 
-int rd_getNodeState(const rdModel* m, const rdData* d, int i, double x[3], double q[4],
-                    double v[3], double w[3], double W[3]) {
+int rd_getNodeState(const rdModel* m, const rdData* d, int i, double x[3], double q[4], double v[3],
+                    double w[3], double W[3]) {
   if (!rd_modelValid(m) || !data_valid(d)) {
     return RD_ERR_HANDLE;
   }

@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "src/core/core.h"
 #include "elements/beam.h"
-#include "src/model/data_impl.h"
 #include "elements/element.h"
 #include "elements/loads.h"
 #include "rodrigues/liegroup.h"
+#include "src/core/core.h"
 #include "src/math/vec3.h"
+#include "src/model/data_impl.h"
 
 // velocity of a body's centre of mass: v + R (W x c)
 static void com_velocity(double vc[3], const double* q, const double* v, const double c[3]) {

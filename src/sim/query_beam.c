@@ -59,8 +59,10 @@ int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double*
     return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_getBeamSectionForces: data of another model");
   }
   if (b < 0 || b >= m->nbeam || !nq) {
-    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_getBeamSectionForces: beam %d out of range (%d "
-                    "beams) or NULL count", b, m->nbeam);
+    return RD_ERROR(m->ctx, RD_ERR_ARG,
+                    "rd_getBeamSectionForces: beam %d out of range (%d "
+                    "beams) or NULL count",
+                    b, m->nbeam);
   }
   const rdModelBeam* mb = &m->beam[b];
   *nq = rd_beamQuadPoints(mb->kernel);
@@ -72,7 +74,8 @@ int rd_getBeamSectionForces(const rdModel* m, rdData* d, int b, int* nq, double*
   rd_assembleBeamScratch(m, d, 0, mb->def.nnode, &r, &S, &T, &work);
   int st = rd_beamSectionForcesIn(m, d, b, r, work, x, F);
   if (st != RD_OK) {
-    return RD_ERROR(m->ctx, st, "beam '%s': section forces: %s", mb->def.name, rd_lastError(m->ctx));
+    return RD_ERROR(m->ctx, st, "beam '%s': section forces: %s", mb->def.name,
+                    rd_lastError(m->ctx));
   }
   return RD_OK;
 }

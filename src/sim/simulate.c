@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "solver/stepper.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
-#include "solver/stepper.h"
 
 static double now(void) {
   struct timespec ts;
@@ -76,14 +76,13 @@ int rd_initialize(const rdModel* m, rdData* d) {
   const rdStepper* stp = rd_stepperFor(m->opt.method);
   st = stp->initialize(m, d);
   if (st != RD_OK) {
-    return st < 0 ? st
-                  : RD_ERROR(m->ctx, RD_ERR_NUMERIC, "initialization failed: %s",
-                             m->ctx->last_error);
+    return st < 0
+               ? st
+               : RD_ERROR(m->ctx, RD_ERR_NUMERIC, "initialization failed: %s", m->ctx->last_error);
   }
   if (!state_finite(m, &d->s)) {
     int node = first_bad_node(m, &d->s);
-    return RD_ERROR(m->ctx, RD_ERR_NUMERIC,
-                    "initial accelerations are not finite (node '%s')",
+    return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "initial accelerations are not finite (node '%s')",
                     node >= 0 ? m->node_name[node] : "?");
   }
   d->initialized = 1;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "solver/assemble.h"
-#include "src/model/data_impl.h"
-#include "solver/pattern.h"
 #include "rodrigues/liegroup.h"
+#include "solver/assemble.h"
+#include "solver/pattern.h"
+#include "src/model/data_impl.h"
 
 // configuration q (nnode x 7) = qn o exp(psi + dx) for the DOF increment dx
 static void gafd_config(const rdModel* m, const double* qn, const double* psi, const double* dx,
@@ -69,8 +69,8 @@ static void gafd_res(const rdModel* m, rdData* d, double t, const double* qn, co
 
 // largest relative mismatch between the assembled matrix and central differences of the
 // residual at a random base state; also prints the worst entry when verbose
-static double gafd_check(const rdModel* m, rdData* d, double t, double bp, double gp,
-                         unsigned seed, int verbose) {
+static double gafd_check(const rdModel* m, rdData* d, double t, double bp, double gp, unsigned seed,
+                         int verbose) {
   int nn = m->nnode, N = m->ndof + m->nconstraint;
   srand(seed);
   double* qn = malloc(sizeof(double) * 7 * (size_t)nn);
@@ -140,8 +140,7 @@ static double gafd_check(const rdModel* m, rdData* d, double t, double bp, doubl
     char a[128], b[128];
     rd_unknownName(m, wi, a, sizeof(a));
     rd_unknownName(m, wj, b, sizeof(b));
-    printf("  worst entry: row %s, column %s: assembled %.10g, differences %.10g\n", a, b, wa,
-           wf);
+    printf("  worst entry: row %s, column %s: assembled %.10g, differences %.10g\n", a, b, wa, wf);
   }
   free(qn);
   free(psi);

@@ -24,10 +24,10 @@ typedef double (*rigidPotentialFn)(const double R[9]);
 
 typedef struct rigidModel_ {
   const char* name;  // deck base name: input/rigid/<name>.yaml
-  refProblem ode;  // J, the diagonal inertia about the fixed point; the spatial torque or NULL
-  double psi0[3];  // initial rotation vector, R0 = exp(skew(psi0))
+  refProblem ode;    // J, the diagonal inertia about the fixed point; the spatial torque or NULL
+  double psi0[3];    // initial rotation vector, R0 = exp(skew(psi0))
   double omega0[3];  // initial body angular velocity (R0 = I: also the spatial one)
-  double tend;  // final time of the convergence study in the paper
+  double tend;       // final time of the convergence study in the paper
   rigidPotentialFn potential;  // the torque's potential, to check a deck's energy (NULL: not)
 } rigidModel;
 
