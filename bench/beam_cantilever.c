@@ -31,7 +31,7 @@
 // 5. --only assembly: rd_assemble alone on cantilevers of 10^3 ... 10^5 DOFs, microseconds per
 //    element (for callgrind: instructions per element).
 // --quick: cantilevers up to 10^3 DOFs (dense at 10^2 only), threads on 10^3 DOFs, decks to
-// t = 0.2 (NREL 0.1), one repetition, 3 phase samples: a smoke run (meson test bench_beam).
+// t = 0.2 (NREL 0.1), one repetition, 3 phase samples: a smoke run (meson test beam_cantilever).
 // Exits 1 if a run fails or the thread results differ.
 // Run from the source root (reads input/beam). Builds the cantilevers through the public API
 // (rds_addBeam); the GLL points and the phase timings use internal headers.

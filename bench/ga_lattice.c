@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Linear-solver backends on a symmetric positive definite model: a mass-spring lattice
-// (tests/lattice_model.h) stepped by generalized-alpha, for klu, umfpack and cholmod.
+// (tests/support/lattice.c) stepped by generalized-alpha, for klu, umfpack and cholmod.
 //
 // usage: ga_lattice [--repeat R] [--nmax N] [--damping C]
 //

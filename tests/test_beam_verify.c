@@ -42,7 +42,8 @@ static void close_deck(rdModel** m, rdData** d) {
 
 // ---------------------------------------------------------------------------------------------
 // B3 dynamic: input/beam/composite_dynamic.yaml (5 nodes, h = 0.005, rho_inf = 0, tip force 150
-// from t = 0) against BeamDyn's tip u_z every 0.05 s to t = 1 (B3_BEAMDYN, tests/b3_beamdyn.h)
+// from t = 0) against BeamDyn's tip u_z every 0.05 s to t = 1 (B3_BEAMDYN,
+// tests/support/b3_beamdyn.h)
 
 static void test_composite_dynamic(void) {
   rdContext* ctx = NULL;
