@@ -9,6 +9,7 @@
 #include "src/core/core.h"
 #include "src/io/beamdyn.h"
 #include "src/math/quadrature.h"
+#include "src/math/vec3.h"
 
 // x, y, z and the twist are fitted as polynomials of degree q - 1, q = min(n, nkp), in the
 // parameter t = 2 (z - z_0) / (z_end - z_0) - 1 of the key points: Lagrange basis at the q GLL
@@ -78,7 +79,7 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
       }
       tw += phi[a] * c[4 * a + 3];
     }
-    double l3 = sqrt(e3[0] * e3[0] + e3[1] * e3[1] + e3[2] * e3[2]);
+    double l3 = v3_norm(e3);
     for (int i = 0; i < 3; i++)
       e3[i] /= l3;
     // BeamDyn's section frame: e1 normal to the tangent e3 with no y component, e2 = e3 x e1,
@@ -88,9 +89,7 @@ int rd_bdNodes(rdContext* ctx, const rdBdPrimary* p, const double pos[3], const 
     e1[2] = -e3[0] / sqrt(e3[0] * e3[0] + e3[2] * e3[2]);
     e1[0] = sqrt(1 - e1[2] * e1[2]);
     e1[1] = 0;
-    e2[0] = e3[1] * e1[2] - e3[2] * e1[1];
-    e2[1] = e3[2] * e1[0] - e3[0] * e1[2];
-    e2[2] = e3[0] * e1[1] - e3[1] * e1[0];
+    v3_cross(e2, e3, e1);
     double ph = -tw * 3.14159265358979323846 / 180, cs = cos(ph), sn = sin(ph);
     double f1[3], f2[3];
     for (int i = 0; i < 3; i++) {

@@ -6,6 +6,7 @@
 
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
+#include "src/math/vec3.h"
 #include "src/model/geometry.h"
 #include "src/model/spec_impl.h"
 
@@ -333,9 +334,7 @@ int rd_deckAddBeamNode(rdDeck* dk, struct fy_node* at, const char* name, int k, 
   memcpy(def.position, x, sizeof(def.position));
   memcpy(def.orientation, q, sizeof(def.orientation));
   if (w) {
-    def.velocity[0] = w[1] * x[2] - w[2] * x[1];
-    def.velocity[1] = w[2] * x[0] - w[0] * x[2];
-    def.velocity[2] = w[0] * x[1] - w[1] * x[0];
+    v3_cross(def.velocity, w, x);
     memcpy(def.angular_velocity, w, sizeof(def.angular_velocity));  // global frame
   }
   *idx = rds_addNode(dk->spec, &def);

@@ -6,6 +6,7 @@
 
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
+#include "src/math/vec3.h"
 
 // ---------------------------------------------------------------------------------------------
 // joints
@@ -50,7 +51,7 @@ static int read_axis(rdDeck* dk, struct fy_node* map, const char* key, double a[
   if (st < 0) {
     return st;
   }
-  double n = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+  double n = v3_norm(a);
   if (n < 1e-12) {
     return rd_deckError(dk, rd_deckLookup(map, key, NULL), "'%s' must not be zero", key);
   }

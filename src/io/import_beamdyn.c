@@ -10,6 +10,7 @@
 #include "rodrigues/spec.h"
 #include "src/core/core.h"
 #include "src/io/beamdyn.h"
+#include "src/math/vec3.h"
 
 // everything read from the three files
 typedef struct bdInput_ {
@@ -65,9 +66,7 @@ static int build_model(rdContext* ctx, const bdInput* in, bdModel* m) {
   for (int k = 0; k < m->nd.n; k++) {
     const double* w = m->w;
     const double* x = m->nd.x[k];
-    m->v[k][0] = w[1] * x[2] - w[2] * x[1];
-    m->v[k][1] = w[2] * x[0] - w[0] * x[2];
-    m->v[k][2] = w[0] * x[1] - w[1] * x[0];
+    v3_cross(m->v[k], w, x);
   }
   return st;
 }
@@ -76,13 +75,11 @@ static int build_model(rdContext* ctx, const bdInput* in, bdModel* m) {
 // prescribed root motion of a rigid rotation at constant w about the origin: rotation vector
 // w t, displacement (exp(w t) - I) x0 = sin(|w|t) n x x0 + (1 - cos(|w|t)) n x (n x x0)
 static void root_motion(const bdModel* m, char expr[6][160]) {
-  double W = sqrt(m->w[0] * m->w[0] + m->w[1] * m->w[1] + m->w[2] * m->w[2]);
+  double W = v3_norm(m->w);
   double nv[3] = {m->w[0] / W, m->w[1] / W, m->w[2] / W};
-  const double* x = m->nd.x[0];
-  double a[3] = {nv[1] * x[2] - nv[2] * x[1], nv[2] * x[0] - nv[0] * x[2],
-                 nv[0] * x[1] - nv[1] * x[0]};
-  double b[3] = {nv[1] * a[2] - nv[2] * a[1], nv[2] * a[0] - nv[0] * a[2],
-                 nv[0] * a[1] - nv[1] * a[0]};
+  double a[3], b[3];
+  v3_cross(a, nv, m->nd.x[0]);
+  v3_cross(b, nv, a);
   for (int i = 0; i < 3; i++) {
     snprintf(expr[i], 160, "%.17g*sin(%.17g*t) + %.17g*(1 - cos(%.17g*t))", a[i], W, b[i], W);
     snprintf(expr[3 + i], 160, "%.17g*t", m->w[i]);
