@@ -6,7 +6,7 @@ usage: beamdyn_composite.py DIR [--nodes N] [--dt DT] [--final T] [--stop-tol TO
                             [--n-fact K|default]
                             [--outputs full|tip] [--rodrigues DECK.yaml]
 
-The model of shared/data/composite_cantilever/README.md: a straight beam along BeamDyn's z,
+The model of tests/data/composite_cantilever/README.md: a straight beam along BeamDyn's z,
 L = 10, root clamped, the box-beam section of Wang et al. (2017) constant along the span, no
 gravity, no damping, a dead tip force of 150 N along +y from t = 0, rho_inf = 0, Gauss
 quadrature (order + 1 points per element). N = 4E + 1 nodes: E members of one order-4
