@@ -925,23 +925,27 @@ static int try_case(reader* r, int i, const char* where) {
 }
 
 
-// every deck path once: the first case (all of `set`), and each variable in the first case that
-// sets it
+// every deck path once: each variable in the first case that sets it (reported at the variable),
+// then the first case (all of `set`, reported there)
 static int check_paths(reader* r, struct fy_node* root) {
   rdSweep* sw = r->sw;
-  char where[1024];
-  struct fy_node* k = NULL;
-  struct fy_node* set = rd_deckLookup(root, "set", &k);
-  rd_deckWhere(&r->dk, r->nset ? set : rd_deckLookup(root, "deck", NULL), where, sizeof(where));
-  int st = try_case(r, 0, where);
+  int st = RD_OK;
+  int checked0 = 0;
   for (int v = 0; st == RD_OK && v < sw->nvar; v++) {
     int first = -1;
     for (int i = 0; i < sw->ncase && first < 0; i++) {
       first = sw->value[(size_t)i * (size_t)sw->nvar + (size_t)v] ? i : -1;
     }
-    if (first > 0 && !sw->is_param[v]) {
+    if (first >= 0 && !sw->is_param[v]) {
       st = try_case(r, first, sw->var_at[v]);
+      checked0 |= first == 0;
     }
+  }
+  if (st == RD_OK && !checked0) {
+    char where[1024];
+    struct fy_node* set = rd_deckLookup(root, "set", NULL);
+    rd_deckWhere(&r->dk, r->nset ? set : rd_deckLookup(root, "deck", NULL), where, sizeof(where));
+    st = try_case(r, 0, where);
   }
   return st;
 }
