@@ -84,9 +84,11 @@ check "--jobs 2: the same results as one after another" same_results "$tmp/seria
 if [ -x "$build/rodrigues-sweep" ] && command -v mpirun >/dev/null 2>&1; then
   root=""
   if [ "$(id -u)" -eq 0 ]; then root="--allow-run-as-root"; fi
-  # Open MPI keeps memory until exit; the sanitizer's leak check is told about its libraries
-  LSAN_OPTIONS="suppressions=$src/tests/sweep/lsan_openmpi.supp:print_suppressions=0" \
-    mpirun $root --oversubscribe -n 3 "$exe" sweep "$sweep" -o "$tmp/mpi" >"$tmp/mpi.out" 2>&1
+  # Open MPI's components keep memory until exit and are unloaded before LeakSanitizer reports
+  # (their frames show as "<unknown module>", which no suppression can name): no leak check for
+  # the MPI processes; the sweep's code they share is leak-checked above (one after another and
+  # --jobs); address and undefined-behaviour checks stay on
+  ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun $root --oversubscribe -n 3 "$exe" sweep "$sweep" -o "$tmp/mpi" >"$tmp/mpi.out" 2>&1
   check "mpirun -n 3: exit status 3" [ $? -eq 3 ]
   check "mpirun -n 3: 2 workers" grep -q "^3 ranks (2 workers)" "$tmp/mpi.out"
   check "mpirun -n 3: the same results as one after another" same_results "$tmp/serial" "$tmp/mpi"
