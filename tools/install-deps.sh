@@ -8,4 +8,4 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
 $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
   build-essential gfortran meson ninja-build pkg-config python3 \
   libfyaml-dev libsuitesparse-dev liblapacke-dev libopenblas-dev libmuparser-dev \
-  libgsl-dev libnetcdf-dev gnuplot-nox clang-format >/dev/null
+  libgsl-dev libnetcdf-dev gnuplot-nox clang-format libopenmpi-dev openmpi-bin >/dev/null

@@ -27,5 +27,6 @@
 #include "rodrigues/simulate.h"
 #include "rodrigues/spec.h"
 #include "rodrigues/status.h"
+#include "rodrigues/sweep.h"
 
 #endif  // RODRIGUES_H

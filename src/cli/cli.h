@@ -3,6 +3,9 @@
 #ifndef RD_CLI_H
 #define RD_CLI_H
 
+#include <signal.h>
+#include <stddef.h>
+
 #include "rodrigues/rodrigues.h"
 
 // exit codes (documented in --help and docs/cli.md)
@@ -32,6 +35,7 @@ int cmd_check(int argc, char** argv);
 int cmd_options(int argc, char** argv);
 int cmd_converge(int argc, char** argv);
 int cmd_import(int argc, char** argv);
+int cmd_sweep(int argc, char** argv);
 
 // ---------------------------------------------------------------------------------------------
 // arguments and loading shared by the commands that read a deck (common.c)
@@ -95,6 +99,18 @@ char* cli_outputDir(const char* deck, const char* dir, const char* prefix);
 // exit code for `status`; `running` != 0 once the time integration has started.
 int cli_fail(const rdContext* ctx, int status, int running);
 
+// Print "rodrigues: MESSAGE" (from fmt) on stderr, or, while errors are captured, keep the first
+// message in the capture buffer instead.
+void cli_error(const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+// Capture the messages of cli_error (and so of cli_fail) in buf (size bytes; the first one is
+// kept, buf is emptied now) instead of printing them; buf NULL prints again.
+void cli_captureErrors(char* buf, size_t size);
+
 // The library's warning handler: "rodrigues: warning: MESSAGE" on stderr (a message repeated
 // right after itself is not printed again).
 void cli_warning(const char* message, void* user);
@@ -122,6 +138,42 @@ double cli_now(void);
 
 // "DIR/NAME" (one slash between) in a new string (free it), NULL if out of memory
 char* cli_join(const char* dir, const char* name);
+
+// ---------------------------------------------------------------------------------------------
+// the time integration with its result files (integrate.c), shared by run and sweep
+
+// set by SIGINT / SIGTERM while caught (the signal's number); the integration stops at the next
+// history row
+extern volatile sig_atomic_t cli_interrupted;
+
+// catch SIGINT and SIGTERM once (SA_RESETHAND: a second signal ends the program at once); a
+// signal ignored by the parent stays ignored. old[] receives the handlers to restore.
+void cli_catchSignals(struct sigaction old[2]);
+void cli_restoreSignals(const struct sigaction old[2]);
+
+// the result files of a run and what the integration observed
+typedef struct cliOutputs_ {
+  rdHistory* history;
+  rdNetcdf* netcdf;  // DIR/history.nc when output.netcdf is set
+  int netcdf_written;
+  rdVtk* vtk;  // DIR/results.pvd and DIR/vtk when output.vtk is set
+  int vtk_written;
+  rdObserver extra;  // called after the writers at every history row (may be NULL); its
+  void* extra_user;  // non-zero return is a status that fails the run
+  int status;        // first failure of the observer
+  long rows;         // history rows written
+  cliProgress progress;
+} cliOutputs;
+
+// Integrate the initialized session from its time to solver.final_time, writing the history
+// (and history.nc, the VTK series) into the existing directory `dir`, committed at the end.
+// *wall is increased by the integration's wall time. Returns an exit code, the error reported
+// with cli_error; on failure call cli_discardOutputs.
+int cli_integrate(cliSession* s, const char* dir, cliOutputs* r, double* wall);
+
+// Delete what a failed run left: the partial files, and, if `committed` (the integration
+// succeeded but a later step failed), the committed history and VTK index.
+void cli_discardOutputs(cliOutputs* r, const char* dir, int committed);
 
 // ---------------------------------------------------------------------------------------------
 // the convergence study (cmd_converge.c) and its figures (converge_plot.c)

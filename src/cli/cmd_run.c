@@ -31,135 +31,6 @@ static const char usage[] =
     "nothing is left behind and the exit status says why (see 'rodrigues --help').\n"
     "A progress bar is drawn on stderr when it is a terminal and CI is not set.\n";
 
-// set by SIGINT / SIGTERM; the observer stops the run at the next output row
-static volatile sig_atomic_t interrupted = 0;
-
-static void on_signal(int sig) {
-  interrupted = sig;
-}
-
-
-typedef struct runState_ {
-  rdHistory* history;
-  rdNetcdf* netcdf;  // DIR/history.nc when output.netcdf is set
-  int netcdf_written;
-  rdVtk* vtk;  // DIR/results.pvd and DIR/vtk when output.vtk is set
-  int vtk_written;
-  cliProgress progress;
-  int status;  // first failure of the observer
-  long rows;   // history rows written
-} runState;
-
-
-static int observe(const rdModel* m, const rdData* d, void* user) {
-  runState* r = user;
-  int st = rd_writeHistory(r->history, m, d);
-  if (st == RD_OK && r->netcdf) {
-    st = rd_writeNetcdf(r->netcdf, m, d);
-  }
-  if (st == RD_OK && r->vtk) {
-    st = rd_writeVtk(r->vtk, m, d);
-  }
-  if (st != RD_OK) {
-    r->status = st;
-    return 1;
-  }
-  r->rows++;
-  cli_progressUpdate(&r->progress, rd_time(d));
-  return interrupted != 0;
-}
-
-
-// catch SIGINT and SIGTERM once (SA_RESETHAND: a second signal ends the program at once); a
-// signal ignored by the parent stays ignored
-static void catch_signals(struct sigaction old[2]) {
-  static const int sigs[2] = {SIGINT, SIGTERM};
-  struct sigaction sa;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = on_signal;
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  for (int k = 0; k < 2; k++) {
-    sigaction(sigs[k], NULL, &old[k]);
-    if (old[k].sa_handler != SIG_IGN) {
-      sigaction(sigs[k], &sa, NULL);
-    }
-  }
-}
-
-
-static void restore_signals(const struct sigaction old[2]) {
-  sigaction(SIGINT, &old[0], NULL);
-  sigaction(SIGTERM, &old[1], NULL);
-}
-
-
-// integrate and write the history; returns an exit code, the error already printed
-static int integrate(cliSession* s, const char* dir, runState* r, double* wall) {
-  const rdModel* m = s->model;
-  rdData* d = s->data;
-  double tend = rd_getOptionReal(m, "solver.final_time");
-  int st = rd_createHistory(m, dir, &r->history);
-  if (st == RD_OK) {
-    st = rd_writeHistory(r->history, m, d);
-  }
-  if (st == RD_OK && rd_getOptionReal(m, "output.netcdf") == 1) {
-    char* path = malloc(strlen(dir) + sizeof("/history.nc"));
-    if (!path) {
-      fprintf(stderr, "rodrigues: out of memory\n");
-      return CLI_OTHER;
-    }
-    sprintf(path, "%s%shistory.nc", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
-    st = rd_createNetcdf(m, path, &r->netcdf);
-    free(path);
-    if (st == RD_OK) {
-      st = rd_writeNetcdf(r->netcdf, m, d);
-    }
-  }
-  if (st == RD_OK && rd_getOptionReal(m, "output.vtk") == 1) {
-    st = rd_createVtk(m, dir, &r->vtk);
-    if (st == RD_OK) {
-      st = rd_writeVtk(r->vtk, m, d);
-    }
-  }
-  if (st != RD_OK) {
-    return cli_fail(s->ctx, st, 1);
-  }
-  r->rows = 1;
-
-  struct sigaction old[2];
-  interrupted = 0;
-  catch_signals(old);
-  double wall0 = cli_now();
-  cli_progressBegin(&r->progress, rd_time(d), tend);
-  st = rd_advance(m, d, tend, observe, r);
-  cli_progressEnd(&r->progress);
-  *wall += cli_now() - wall0;
-  restore_signals(old);
-
-  if (st == RD_OK && r->status != RD_OK) {
-    st = r->status;
-  }
-  if (st != RD_OK) {
-    return cli_fail(s->ctx, st, 1);
-  }
-  if (interrupted) {
-    fprintf(stderr, "rodrigues: interrupted at t = %g; no results written\n", rd_time(d));
-    return CLI_OTHER;
-  }
-  st = rd_closeHistory(&r->history, 1);
-  if (st == RD_OK && r->netcdf) {
-    st = rd_closeNetcdf(&r->netcdf, 1);
-    r->netcdf_written = st == RD_OK;
-  }
-  if (st == RD_OK && r->vtk) {
-    st = rd_closeVtk(&r->vtk, 1);
-    r->vtk_written = st == RD_OK;
-  }
-  return st == RD_OK ? CLI_OK : cli_fail(s->ctx, st, 1);
-}
-
-
 // the redundant constraint equations removed (solver.redundant_constraints = remove)
 static void print_redundant(const rdModel* m, const rdData* d) {
   int joint[8], eq[8];
@@ -178,7 +49,7 @@ static void print_redundant(const rdModel* m, const rdData* d) {
 }
 
 
-static void print_stats(const rdModel* model, const char* dir, const runState* r, const rdData* d,
+static void print_stats(const rdModel* model, const char* dir, const cliOutputs* r, const rdData* d,
                         double wall) {
   rdStats stats;
   rd_getStats(d, &stats);
@@ -217,7 +88,7 @@ int cmd_run(int argc, char** argv) {
     cli_endDeckCommand(&args, &s);
     return code;
   }
-  runState r;
+  cliOutputs r;
   memset(&r, 0, sizeof(r));
   char* dir = NULL;
   char* summary = NULL;
@@ -237,7 +108,7 @@ int cmd_run(int argc, char** argv) {
     dir = cli_outputDir(args.deck, args.outdir, "");
     summary = dir ? malloc(strlen(dir) + sizeof("/summary.json")) : NULL;
     if (!summary) {
-      fprintf(stderr, "rodrigues: out of memory\n");
+      cli_error("out of memory");
       code = CLI_OTHER;
     } else {
       sprintf(summary, "%s%ssummary.json", dir, dir[strlen(dir) - 1] == '/' ? "" : "/");
@@ -246,7 +117,7 @@ int cmd_run(int argc, char** argv) {
   }
   int committed = 0;
   if (code == CLI_OK) {
-    code = integrate(&s, dir, &r, &wall);
+    code = cli_integrate(&s, dir, &r, &wall);
     committed = code == CLI_OK;
   }
   if (code == CLI_OK && args.checkpoint) {
@@ -265,26 +136,17 @@ int cmd_run(int argc, char** argv) {
     print_stats(s.model, dir, &r, s.data, wall);
   } else {
     // leave nothing behind: the partial history, a history without its summary, new directories
-    rd_closeHistory(&r.history, 0);
-    rd_closeNetcdf(&r.netcdf, 0);
-    rd_closeVtk(&r.vtk, 0);
-    if (committed) {
-      size_t n = strlen(summary) - strlen("summary.json");
-      strcpy(summary + n, "history.csv");
-      remove(summary);
-      strcpy(summary + n, "results.pvd");  // a failed run leaves no VTK index
-      remove(summary);
-    }
     if (dir) {
+      cli_discardOutputs(&r, dir, committed);
       cli_removeDirs(dir, created);
     }
   }
   free(summary);
   free(dir);
   cli_endDeckCommand(&args, &s);
-  if (interrupted) {
+  if (cli_interrupted) {
     // end the way the signal would have, now that the files are cleaned up
-    int sig = interrupted;
+    int sig = cli_interrupted;
     signal(sig, SIG_DFL);
     raise(sig);
   }

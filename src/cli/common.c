@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Argument parsing, deck loading and error reporting shared by the subcommands.
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,12 +119,40 @@ int cli_exitCode(int status, int running) {
 }
 
 
+// where cli_error keeps its messages while they are captured
+static char* capture_buf = NULL;
+static size_t capture_size = 0;
+
+
+void cli_captureErrors(char* buf, size_t size) {
+  capture_buf = buf && size ? buf : NULL;
+  capture_size = capture_buf ? size : 0;
+  if (capture_buf) {
+    capture_buf[0] = '\0';
+  }
+}
+
+
+void cli_error(const char* fmt, ...) {
+  char msg[4096];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  if (!capture_buf) {
+    fprintf(stderr, "rodrigues: %s\n", msg);
+  } else if (!capture_buf[0]) {
+    snprintf(capture_buf, capture_size, "%s", msg);
+  }
+}
+
+
 int cli_fail(const rdContext* ctx, int status, int running) {
   const char* msg = ctx ? rd_lastError(ctx) : "";
   if (!msg || !*msg) {
     msg = rd_statusString(status);
   }
-  fprintf(stderr, "rodrigues: %s\n", msg);
+  cli_error("%s", msg);
   return cli_exitCode(status, running);
 }
 
@@ -207,7 +236,7 @@ int cli_makeDirs(char* path, size_t* created) {
         *created = i;
       }
     } else if (errno != EEXIST) {
-      fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(errno));
+      cli_error("cannot create directory '%s': %s", path, strerror(errno));
       path[i] = c;
       return -1;
     }
@@ -216,7 +245,7 @@ int cli_makeDirs(char* path, size_t* created) {
   struct stat sb;
   int err = stat(path, &sb) != 0 ? errno : !S_ISDIR(sb.st_mode) ? ENOTDIR : 0;
   if (err) {
-    fprintf(stderr, "rodrigues: cannot create directory '%s': %s\n", path, strerror(err));
+    cli_error("cannot create directory '%s': %s", path, strerror(err));
     return -1;
   }
   return 0;

@@ -15,6 +15,8 @@ static const cliCommand commands[] = {
      "read and compile DECK, print a summary of the model"},
     {"converge", cmd_converge, "DECK --methods LIST --dt LIST [--reference REF] [-o DIR]...",
      "errors and observed orders of methods x time steps against a reference, with plots"},
+    {"sweep", cmd_sweep, "SWEEP.yaml [-o DIR] [--jobs K] [--retry-failed] [--case ID]...",
+     "run the cases of a sweep file, collect their quantities in DIR/sweep.csv and .nc"},
     {"import", cmd_import, "beamdyn DRIVER.inp [-o DECK.yaml]",
      "convert a BeamDyn driver (with its primary and blade files) into a deck"},
     {"options", cmd_options, "", "list every option with its type, default and help"},

@@ -109,19 +109,18 @@ static int check_expansion(rdDeck* dk) {
 }
 
 
-// the first error the YAML parser collected, as FILE:LINE:COLUMN (or an empty deck)
-static int yaml_error(rdDeck* dk, struct fy_diag* diag) {
+// the first error the YAML parser collected, as FILE:LINE:COLUMN (or an empty `kind`)
+static int yaml_error(rdDeck* dk, struct fy_diag* diag, const char* kind) {
   struct fy_diag_error* e = first_error(diag);
   if (e) {
     return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:%d:%d: invalid YAML: %s", dk->path, e->line,
                     e->column, e->msg);
   }
-  return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
+  return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty %s (no YAML document)", dk->path, kind);
 }
 
 
-// parse the file into dk->fyd; *diag gets the diagnostic object the document reports to
-static int load(rdDeck* dk, struct fy_diag** diag) {
+int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char* not_mapping) {
   FILE* f = fopen(dk->path, "rb");
   if (!f) {
     return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot open: %s", dk->path, strerror(errno));
@@ -147,22 +146,21 @@ static int load(rdDeck* dk, struct fy_diag** diag) {
   cfg.diag = *diag;
   dk->fyd = fy_document_build_from_file(&cfg, dk->path);
   if (!dk->fyd) {
-    return yaml_error(dk, *diag);
+    return yaml_error(dk, *diag, kind);
   }
   int st = check_expansion(dk);
   if (st) {
     return st;
   }
   if (fy_document_resolve(dk->fyd)) {
-    return yaml_error(dk, *diag);
+    return yaml_error(dk, *diag, kind);
   }
   struct fy_node* root = fy_document_root(dk->fyd);
   if (!root || rd_deckIsNull(root)) {
-    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty deck (no YAML document)", dk->path);
+    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:1:1: empty %s (no YAML document)", dk->path, kind);
   }
   if (!fy_node_is_mapping(root)) {
-    return rd_deckError(dk, root,
-                        "the deck must be a mapping of sections (title, solver, nodes, ...)");
+    return rd_deckError(dk, root, "%s", not_mapping);
   }
   return RD_OK;
 }
@@ -384,7 +382,8 @@ int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides, 
   dk.ctx = ctx;
   dk.path = path;
   struct fy_diag* diag = NULL;
-  int st = load(&dk, &diag);
+  int st = rd_deckLoad(&dk, &diag, "deck",
+                       "the deck must be a mapping of sections (title, solver, nodes, ...)");
   if (st == RD_OK) {
     st = rd_createSpec(ctx, &dk.spec);
   }

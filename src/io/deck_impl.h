@@ -33,6 +33,14 @@ typedef struct rdDeck_ {
 } rdDeck;
 
 // ---------------------------------------------------------------------------------------------
+// loading (deck.c)
+
+// parse the file dk->path into dk->fyd (anchors and aliases expanded, within limits); *diag gets
+// the diagnostic object the document reports to (the caller destroys it). `kind` names the file
+// in messages ("deck"), `not_mapping` is the message when the document is not a mapping.
+int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char* not_mapping);
+
+// ---------------------------------------------------------------------------------------------
 // locations and errors (deck_where.c)
 
 // write where `at` is: "FILE:LINE:COL", "--set KEY=VALUE" or "FILE" if it has no position

@@ -7,14 +7,11 @@
 #include "rodrigues/output.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/io/history_row.h"
 #include "src/model/data_impl.h"
 
 // bytes of the stdio buffer, allocated once through the context allocator
 #define HISTORY_BUFSIZE 65536
-
-// per-node column suffixes, in the order rd_writeHistory writes them
-static const char* const node_columns[16] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx",
-                                             "vy", "vz", "wx", "wy", "wz", "Wx", "Wy", "Wz"};
 
 struct rdHistory_ {
   uint32_t magic;
@@ -22,6 +19,7 @@ struct rdHistory_ {
   const rdModel* model;
   FILE* f;
   char* buf;      // stdio buffer (HISTORY_BUFSIZE)
+  double* row;    // one row's values (rd_historyColumnCount)
   char* partial;  // DIR/.history.csv.partial
   char* final;    // DIR/history.csv
   int failed;     // a write failed: the file can no longer be committed
@@ -76,6 +74,7 @@ static void free_history(rdHistory* h) {
   rd_free(ctx, h->partial);
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
+  rd_free(ctx, h->row);
   h->magic = 0;
   rd_free(ctx, h);
 }
@@ -100,7 +99,8 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   h->model = model;
   h->final = join_path(ctx, dir, "history.csv");
   h->buf = rd_alloc(ctx, HISTORY_BUFSIZE);
-  if (!h->final || !h->buf) {
+  h->row = rd_alloc(ctx, sizeof(double) * (size_t)rd_historyColumnCount(model));
+  if (!h->final || !h->buf || !h->row) {
     free_history(h);
     return RD_ERR_NOMEM;
   }
@@ -118,7 +118,7 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   for (int k = 0; k < model->nout; k++) {
     const char* name = model->node_name[model->out_node[k]];
     for (int c = 0; c < 16; c++) {
-      put_field(h->f, name, node_columns[c]);
+      put_field(h->f, name, rd_historyNodeColumns[c]);
     }
   }
   fputs(
@@ -149,30 +149,19 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
   if (h->failed) {
     return RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->partial);
   }
-  double ke = 0, pe = 0;
-  int st = rd_getEnergy(model, data, &ke, &pe);
+  // the values first, so that a failed query leaves no half-written row
+  int st = rd_historyRow(model, data, h->row);
   if (st != RD_OK) {
     return st;
   }
   FILE* f = h->f;
+  int ncol = rd_historyColumnCount(model);
   errno = 0;
-  fprintf(f, "%.17g", data->s.t);
-  for (int k = 0; k < model->nout; k++) {
-    double s[16];
-    st = rd_getNodeState(model, data, model->out_node[k], s, s + 3, s + 7, s + 10, s + 13);
-    if (st != RD_OK) {
-      h->failed = 1;  // a half-written row: the file cannot be committed
-      return st;
-    }
-    for (int c = 0; c < 16; c++) {
-      fprintf(f, ",%.17g", s[c]);
-    }
+  fprintf(f, "%.17g", h->row[0]);
+  for (int k = 1; k < ncol - 1; k++) {
+    fprintf(f, ",%.17g", h->row[k]);
   }
-  // invariants: total linear momentum and angular momentum about the origin (global frame)
-  double p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
-  rd_getMomentum(model, data, p, L);
-  fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", ke, pe, ke + pe, p[0],
-          p[1], p[2], L[0], L[1], L[2], data->stats.last_newton_iterations);
+  fprintf(f, ",%d\n", (int)h->row[ncol - 1]);  // newton_iterations
   if (ferror(f)) {
     h->failed = 1;
     return io_error(ctx, h->partial, errno ? errno : EIO);

@@ -9,6 +9,7 @@
 #include "solver/redundant.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/io/json_write.h"
 #include "src/model/data_impl.h"
 
 // per-node fields, in the order of rd_getNodeState's outputs (as in history.csv)
@@ -16,92 +17,9 @@ static const char* const node_fields[16] = {"x",  "y",  "z",  "qw", "qx", "qy", 
                                             "vy", "vz", "wx", "wy", "wz", "Wx", "Wy", "Wz"};
 
 
-// a number, or null when it is not finite (JSON has no NaN or infinity)
-static void put_number(FILE* f, double x) {
-  if (isfinite(x)) {
-    fprintf(f, "%.17g", x);
-  } else {
-    fputs("null", f);
-  }
-}
-
-
-// length of the valid UTF-8 sequence at s, or 0 if it is not valid (overlong, surrogate,
-// beyond U+10FFFF, truncated)
-static int utf8_length(const unsigned char* s) {
-  unsigned c = s[0];
-  int n;
-  unsigned cp;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  for (int i = 1; i < n; i++) {
-    if ((s[i] & 0xc0) != 0x80) {
-      return 0;
-    }
-    cp = (cp << 6) | (s[i] & 0x3f);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-      (cp >= 0xd800 && cp <= 0xdfff)) {
-    return 0;
-  }
-  return n;
-}
-
-
-// a JSON string: quotes, backslashes and control characters escaped; bytes that are not valid
-// UTF-8 become U+FFFD so that the file always parses
-static void put_string(FILE* f, const char* str) {
-  const unsigned char* s = (const unsigned char*)str;
-  fputc('"', f);
-  while (*s) {
-    unsigned c = *s;
-    if (c == '"' || c == '\\') {
-      fputc('\\', f);
-      fputc((int)c, f);
-      s++;
-    } else if (c == '\n') {
-      fputs("\\n", f);
-      s++;
-    } else if (c == '\t') {
-      fputs("\\t", f);
-      s++;
-    } else if (c == '\r') {
-      fputs("\\r", f);
-      s++;
-    } else if (c < 0x20 || c == 0x7f) {
-      fprintf(f, "\\u%04x", c);
-      s++;
-    } else if (c < 0x80) {
-      fputc((int)c, f);
-      s++;
-    } else {
-      int n = utf8_length(s);
-      if (n) {
-        fwrite(s, 1, (size_t)n, f);
-        s += n;
-      } else {
-        fputs("\\ufffd", f);
-        s++;
-      }
-    }
-  }
-  fputc('"', f);
-}
-
-
 static void put_key(FILE* f, int indent, const char* key) {
   fprintf(f, "%*s", indent, "");
-  put_string(f, key);
+  rd_jsonString(f, key);
   fputs(": ", f);
 }
 
@@ -113,19 +31,19 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
 
   fputs("{\n", f);
   put_key(f, 2, "version");
-  put_string(f, rd_version());
+  rd_jsonString(f, rd_version());
   fputs(",\n", f);
   put_key(f, 2, "method");
-  put_string(f, rd_methodName(m->opt.method));
+  rd_jsonString(f, rd_methodName(m->opt.method));
   fputs(",\n", f);
   rdModelInfo info;
   if (rd_modelInfo(m, &info) == RD_OK && info.linear_solver) {
     put_key(f, 2, "linear_solver");
-    put_string(f, info.linear_solver);
+    rd_jsonString(f, info.linear_solver);
     fputs(",\n", f);
   }
   put_key(f, 2, "time");
-  put_number(f, d->s.t);
+  rd_jsonNumber(f, d->s.t);
   fputs(",\n", f);
 
   fprintf(f,
@@ -139,7 +57,7 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
     for (int k = 0; k < m->joint[j].nrow; k++) {
       if (rd_redundantRemoved(m, d, m->joint[j].row + k)) {
         fputs(n++ ? ", {\"joint\": " : "{\"joint\": ", f);
-        put_string(f, m->joint[j].def.name);
+        rd_jsonString(f, m->joint[j].def.name);
         fprintf(f, ", \"equation\": %d}", k + 1);
       }
     }
@@ -154,23 +72,23 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
           st.steps, st.rejected_steps, st.newton_iterations, st.factorizations, st.load_evaluations,
           st.redundant_constraints, st.unchecked_constraints);
   put_key(f, 4, "min_step");
-  put_number(f, st.min_step);
+  rd_jsonNumber(f, st.min_step);
   fputs(",\n", f);
   fprintf(f, "    \"max_newton_iterations\": %d,\n", st.max_newton_iterations);
   put_key(f, 4, "wall_time");
-  put_number(f, wall_time);
+  rd_jsonNumber(f, wall_time);
   // the first rejected steps: when, how large, why
   fputs(",\n    \"step_cuts\": [", f);
   for (int i = 0; i < d->ncut; i++) {
     const rdStepCut* c = &d->cut[i];
     fputs(i ? ",\n      {\"t\": " : "\n      {\"t\": ", f);
-    put_number(f, c->t);
+    rd_jsonNumber(f, c->t);
     fputs(", \"h\": ", f);
-    put_number(f, c->h);
+    rd_jsonNumber(f, c->h);
     fputs(", \"status\": ", f);
-    put_string(f, rd_statusName(c->status));
+    rd_jsonString(f, rd_statusName(c->status));
     fputs(", \"reason\": ", f);
-    put_string(f, c->reason);
+    rd_jsonString(f, c->reason);
     fputc('}', f);
   }
   fputs(d->ncut ? "\n    ]" : "]", f);
@@ -180,11 +98,11 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
   fputs("\n  },\n", f);
 
   fputs("  \"energy\": {\"kinetic\": ", f);
-  put_number(f, ke);
+  rd_jsonNumber(f, ke);
   fputs(", \"potential\": ", f);
-  put_number(f, pe);
+  rd_jsonNumber(f, pe);
   fputs(", \"total\": ", f);
-  put_number(f, ke + pe);
+  rd_jsonNumber(f, ke + pe);
   fputs("},\n", f);
 
   fputs("  \"nodes\": {", f);
@@ -196,7 +114,7 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
     fputc('{', f);
     for (int c = 0; c < 16; c++) {
       fprintf(f, "%s\"%s\": ", c ? ", " : "", node_fields[c]);
-      put_number(f, s[c]);
+      rd_jsonNumber(f, s[c]);
     }
     fputc('}', f);
   }

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// The sweep driver shared by `rodrigues sweep` (one after another, --jobs processes) and
+// `rodrigues-sweep` (MPI ranks): arguments, the sweep directory and its tables, running a case.
+#ifndef RD_CLI_SWEEP_H
+#define RD_CLI_SWEEP_H
+
+#include "cli.h"
+
+// the arguments of `sweep`
+typedef struct cliSweepArgs_ {
+  const char* file;    // the sweep file
+  const char* outdir;  // -o DIR, or NULL (out/<sweep file's base name>)
+  int jobs;            // --jobs K (0: not given)
+  int retry_failed;    // --retry-failed: run failed cases again
+  const char** only;   // --case ID...: only these cases, run again (array from malloc)
+  int nonly;
+  const char* worker;  // --worker ID: run this one case, write its result, nothing else
+  int help;
+} cliSweepArgs;
+
+extern const char cli_sweepUsage[];
+
+// Parse the arguments (argv[0] is the command name). Returns CLI_OK or, with the error printed,
+// CLI_USAGE. Free with cli_sweepFreeArgs in any case.
+int cli_sweepParseArgs(int argc, char** argv, cliSweepArgs* a);
+void cli_sweepFreeArgs(cliSweepArgs* a);
+
+// an open sweep
+typedef struct cliSweep_ {
+  rdContext* ctx;
+  rdSweep* sw;
+  char* dir;  // the sweep directory
+  int ncase, nquantity;
+  rdCaseResult* results;  // ncase: what is known of each case
+  double* values;         // ncase x nquantity, the results' values
+  int* todo;              // the cases to run, in order
+  int ntodo;
+  int ndone;    // cases finished by this run
+  int nfailed;  // of which not ok
+  double wall0;
+} cliSweep;
+
+// Read the sweep file. Unless `worker`, also create the directory with index.csv, read what
+// every case's result says and list the cases to run: missing, stale, crashed and error ones,
+// failed ones with --retry-failed, the --case ones always; prints what it found. Returns an
+// exit code, the error printed. Call cli_sweepClose in any case.
+int cli_sweepOpen(const cliSweepArgs* a, int worker, cliSweep* s);
+void cli_sweepClose(cliSweep* s);
+
+// DIR/cases/<id> of case i, a new string (NULL if out of memory)
+char* cli_sweepCaseDir(const cliSweep* s, int i);
+
+// Run case i in this process (sweep_case.c): its outputs into DIR/cases/<id>/, its result into
+// DIR/cases/<id>/result.json and *r (r->values must hold nquantity values). Returns the case's
+// exit code; CLI_IO if even the result could not be written.
+int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r);
+
+// After case i ended (in any process): read its result (a missing one becomes `crash` if that
+// is not NULL, with that reason: a worker that died), keep it, print its line.
+void cli_sweepCaseEnded(cliSweep* s, int i, const char* crash);
+
+// Run the cases to do one after another in this process (stops early when interrupted).
+void cli_sweepSerial(cliSweep* s);
+
+// Write the tables from every case's result and print the summary; `extra` (may be NULL) is
+// printed after it. Returns 0 when every case is ok, CLI_NUMERIC when some is not, CLI_IO if
+// the tables cannot be written.
+int cli_sweepFinish(cliSweep* s, const char* extra);
+
+#endif  // RD_CLI_SWEEP_H
