@@ -44,6 +44,8 @@ struct rdBeam_ {
   double* Ks;                    // nq x 36 stiffness
   double* Ds;                    // nq x 36 damping diag(mu) K
   double* Ms;                    // nq x 36 mass
+  double* et;                    // nq x 4 extension-twist term: section axis t (kernel frame),
+                                 // cet = K44 + K55 of the section; NULL: off
   // displacement field only (RD_BEAM_FIELD_DISPLACEMENT): sections, G0 and k0 above are then
   // in the reference frame R0 of each quadrature point rotated to global axes
   double* R0n;   // n x 9 initial nodal rotations
@@ -221,7 +223,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown virtual rotations %d", (int)def->virt);
   }
   // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9) + (size_t)n * 13;
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9 + 4) + (size_t)n * 13;
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -243,7 +245,11 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->R0n, 9 * n);
   TAKE(b->q0c, 4 * n);
   TAKE(b->R0g, 9 * nq);
+  TAKE(b->et, 4 * nq);
 #undef TAKE
+  if (!def->ext_twist) {
+    b->et = NULL;
+  }
   b->field = def->field;
   b->virt = def->virt;
   for (int k = 0; k < n; k++) {
@@ -316,6 +322,13 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     }
     double eta = def->s0 + (def->s1 - def->s0) * 0.5 * (xi[g] + 1);
     rd_beamSectionAt(sec, eta, b->Ks + 36 * g, b->Ms + 36 * g);
+    if (b->et) {
+      // the section axis: x of the section frame, or of R0 in the displacement field's frame
+      double* et = b->et + 4 * g;
+      et[0] = 1;
+      et[1] = et[2] = 0;
+      et[3] = b->Ks[36 * g + 6 * 4 + 4] + b->Ks[36 * g + 6 * 5 + 5];
+    }
     for (int i = 0; i < 6; i++) {
       for (int j = 0; j < 6; j++) {
         b->Ds[36 * g + 6 * i + j] = sec->mu[i] * b->Ks[36 * g + 6 * i + j];
@@ -332,6 +345,11 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       rdu_quatConj(q00, b->q0c);
       rdu_quatMul(qg, q00, rq);
       rdu_quatToMat(b->R0g + 9 * g, qg);
+      if (b->et) {
+        for (int i = 0; i < 3; i++) {
+          b->et[4 * g + i] = b->R0g[9 * g + 3 * i];
+        }
+      }
       blk_rotate6(b->Ks + 36 * g, b->R0g + 9 * g);
       blk_rotate6(b->Ds + 36 * g, b->R0g + 9 * g);
       blk_rotate6(b->Ms + 36 * g, b->R0g + 9 * g);
@@ -493,8 +511,8 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       *bn2 = n2;
       return RD_ERR_NUMERIC;
     }
-    rdSectionProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->G0 + 3 * g,
-                        b->k0 + 3 * g};
+    rdSectionProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g,
+                        b->G0 + 3 * g,  b->k0 + 3 * g,  b->et ? b->et + 4 * g : NULL};
     const rdBeamLoads* lg = ld;
     rdBeamLoads lr;
     double* Fg = w->Fq + 6 * g;
@@ -966,6 +984,12 @@ int rd_beamEnergy(const rdBeam* b, const double* q, const double* v, const doubl
     for (int i = 0; i < 6; i++) {
       se += e[i] * Ke[i];
       ke += V[i] * P[i];
+    }
+    if (b->et) {
+      // extension-twist term: 1/2 cet e1 k1^2 (twice that here, as e^T K e)
+      const double* et = b->et + 4 * gq;
+      double k1 = v3_dot(et, e + 3);
+      se += et[3] * v3_dot(et, e) * k1 * k1;
     }
     es += 0.5 * jw * se;
     ek += 0.5 * jw * ke;

@@ -82,6 +82,8 @@ typedef struct rdBeamElemDef_ {
   rdBeamQuad quad;
   rdBeamField field;   // rotation interpolation (default RD_BEAM_FIELD_TOTAL)
   rdBeamVirtual virt;  // virtual rotations (default RD_BEAM_VIRTUAL_FIELD)
+  int ext_twist;       // 1: BeamDyn's extension-twist term, strain energy 1/2 cet e1 k1^2 with
+                       // cet = K44 + K55 (0-based: the two bending stiffnesses); 0: off
 } rdBeamElemDef;
 
 // distributed loads per unit length, constant along the element (the caller scales them)

@@ -9,6 +9,7 @@
 #include "rodrigues/liegroup.h"
 #include "src/math/blk.h"
 #include "src/math/quatmap.h"
+#include "src/math/vec3.h"
 
 // largest |A_ij| of a 6x6 matrix
 static double maxabs6(const double* A) {
@@ -163,6 +164,36 @@ static void rotated_density(double* Ja, int row, const double R[9], const double
 }
 
 
+// extension-twist term (BeamDyn's, from Dymore; docs/beam.md "Extension-twist term"): strain
+// energy 1/2 cet e1 k1^2 with e1 = t . Gamma and k1 = t . kappa along the section axis t, so
+// N += 1/2 cet k1^2 t and M += cet e1 k1 t (et = (t, cet), e = [Gamma; kappa])
+static void extension_twist(const double et[4], const double e[6], double F[6]) {
+  double e1 = v3_dot(et, e), k1 = v3_dot(et, e + 3), c = et[3];
+  v3_axpy(F, 0.5 * c * k1 * k1, et);
+  v3_axpy(F + 3, c * e1 * k1, et);
+}
+
+
+// its Jacobian, added to JF (6 x NS) from Je = d e / d s (6 x NS, elastic columns):
+// dN = cet k1 t (t . dkappa), dM = cet t (k1 t . dGamma + e1 t . dkappa)
+static void extension_twist_jacobian(const double et[4], const double e[6], const double* Je,
+                                     double* JF) {
+  double e1 = v3_dot(et, e), k1 = v3_dot(et, e + 3), c = et[3];
+  for (int j = F0; j < F1; j++) {
+    double dg = 0, dk = 0;
+    for (int i = 0; i < 3; i++) {
+      dg += et[i] * Je[i * NS + j];
+      dk += et[i] * Je[(3 + i) * NS + j];
+    }
+    double dn = c * k1 * dk, dm = c * (k1 * dg + e1 * dk);
+    for (int i = 0; i < 3; i++) {
+      JF[i * NS + j] += dn * et[i];
+      JF[(3 + i) * NS + j] += dm * et[i];
+    }
+  }
+}
+
+
 void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp, const rdBeamLoads* ld,
                         int interp, double* a, double* Ja, double F[6]) {
   qmField f;
@@ -203,6 +234,9 @@ void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp, const rdB
   memset(F, 0, 6 * sizeof(double));
   blk_mm(F, 1, sp->K, 6, e, 1, 6, 6, 1, 1);
   blk_mm(F, 1, sp->D, 6, ed, 1, 6, 6, 1, 1);
+  if (sp->et) {
+    extension_twist(sp->et, e, F);
+  }
   const double* N = F;
   const double* Mm = F + 3;
   // inertia: P = Ms [u; w], Pd = Ms [ud; wd]
@@ -321,6 +355,9 @@ void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp, const rdB
   memcpy(Jed + 3 * NS, Jkd, sizeof(Jkd));
   mmF(JF, sp->K, 6, Je, 6, 6, 1);
   mmF(JF, sp->D, 6, Jed, 6, 6, 1);
+  if (sp->et) {
+    extension_twist_jacobian(sp->et, e, Je, JF);
+  }
   const double* JN = JF;
   const double* JM = JF + 3 * NS;
   // P, Pd

@@ -44,6 +44,8 @@ typedef struct rdSectionProp_ {
   const double* M;   // 36
   const double* G0;  // 3
   const double* k0;  // 3
+  const double* et;  // 4: extension-twist term, the section's axis t (3, kernel frame) and cet;
+                     // NULL: off
 } rdSectionProp;
 
 // densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out. interp: the

@@ -122,7 +122,7 @@ static void rand_mass(double* M) {
 
 // curved and twisted reference: helix-like arc, section frame twisted along the span
 static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamField field,
-                      rdBeamVirtual virt) {
+                      rdBeamVirtual virt, int et) {
   memset(c, 0, sizeof(*c));
   c->n = n;
   double xn[RD_BEAM_MAX_NODES];
@@ -154,7 +154,7 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamFie
   for (int i = 0; i < 6; i++) {
     c->sec.mu[i] = 0.01 * (1 + i);
   }
-  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad, field, virt};
+  rdBeamElemDef d = {n, c->node, c->x0, c->q0, &c->sec, 0, 1, quad, field, virt, et};
   int st = rd_createBeam(ctx, &d, &c->b);
   CHECK(st == RD_OK);
 }
@@ -205,11 +205,11 @@ static double relerr(const double* A, const double* F, int nd, int r0, int c0, i
   return s > 0 ? e / s : e;
 }
 
-static void fd_check(int n, rdBeamQuad quad, rdBeamField field, rdBeamVirtual virt, unsigned seed,
-                     double* worst) {
+static void fd_check(int n, rdBeamQuad quad, rdBeamField field, rdBeamVirtual virt, int et,
+                     unsigned seed, double* worst) {
   srand(seed);
   beamCase c;
-  make_case(&c, n, quad, 1, field, virt);
+  make_case(&c, n, quad, 1, field, virt, et);
   int nd = 6 * n;
   size_t nn = (size_t)nd * (size_t)nd;
   double* q = malloc(sizeof(double) * 7 * (size_t)n);
@@ -285,31 +285,31 @@ static void test_tangents(void) {
   static const int orders[] = {2, 3, 5, 15};
   static const char* names[] = {"K", "C", "M"};
   printf("exact tangents vs central differences, max error / max |entry| of the matrix:\n");
-  printf("  order quad  field virt  %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt",
+  printf("  order quad  field virt   et %-9s %-9s %-9s %-9s | C: xx .. | M: ..\n", "K_xx", "K_xt",
          "K_tx", "K_tt");
-  // (field, virtual rotations): total/field, displacement/field, then both fields with the
-  // interpolated virtual rotations
-  for (int fv = 0; fv < 4; fv++) {
-    int field = fv % 2, virt = fv / 2;
+  // (field, virtual rotations, extension-twist term): total/field, displacement/field, then
+  // both fields with the interpolated virtual rotations; then the four with the term on
+  for (int fv = 0; fv < 8; fv++) {
+    int field = fv % 2, virt = fv / 2 % 2, et = fv / 4;
     for (int o = 0; o < 4; o++) {
       for (int quad = 0; quad < 3; quad++) {
-        if ((field || virt) && (orders[o] == 3 || quad == 1)) {
+        if ((field || virt || et) && (orders[o] == 3 || quad == 1)) {
           continue;  // orders 2, 5, 15, full and station quadrature
         }
         double worst[12] = {0};
         for (unsigned seed = 1; seed <= 3; seed++) {
-          fd_check(orders[o], (rdBeamQuad)quad, (rdBeamField)field, (rdBeamVirtual)virt,
+          fd_check(orders[o], (rdBeamQuad)quad, (rdBeamField)field, (rdBeamVirtual)virt, et,
                    seed + 17 * (unsigned)o, worst);
         }
-        printf("  %5d %-6s %-5s %-5s", orders[o],
+        printf("  %5d %-6s %-5s %-6s %d", orders[o],
                quad == 0   ? "full"
                : quad == 1 ? "red."
                            : "stat.",
-               field ? "disp" : "total", virt ? "interp" : "field");
+               field ? "disp" : "total", virt ? "interp" : "field", et);
         for (int k = 0; k < 12; k++) {
           printf(" %.1e", worst[k]);
-          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d virt %d %s block %d: %g", orders[o],
-                    quad, field, virt, names[k / 4], k % 4, worst[k]);
+          CHECK_MSG(worst[k] < 1e-6, "order %d quad %d field %d virt %d et %d %s block %d: %g",
+                    orders[o], quad, field, virt, et, names[k / 4], k % 4, worst[k]);
         }
         printf("\n");
       }
@@ -321,13 +321,13 @@ static void test_tangents(void) {
 // objectivity, reference state, patch tests
 
 static void test_objectivity(void) {
-  for (int t = 0; t < 8; t++) {
+  for (int t = 0; t < 16; t++) {
     int n = t % 2 ? 15 : 2;
     rdBeamField field = t / 2 % 2 ? RD_BEAM_FIELD_DISPLACEMENT : RD_BEAM_FIELD_TOTAL;
-    rdBeamVirtual virt = t / 4 ? RD_BEAM_VIRTUAL_INTERPOLATED : RD_BEAM_VIRTUAL_FIELD;
+    rdBeamVirtual virt = t / 4 % 2 ? RD_BEAM_VIRTUAL_INTERPOLATED : RD_BEAM_VIRTUAL_FIELD;
     srand(5);
     beamCase c;
-    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field, virt);
+    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, field, virt, t / 8);
     int nd = 6 * n;
     double q[7 * RD_BEAM_MAX_NODES], z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES];
     double r2[6 * RD_BEAM_MAX_NODES];
@@ -385,7 +385,8 @@ static void test_objectivity(void) {
 }
 
 // the two rotation fields coincide when every node has the same reference frame: R_d R0 with a
-// constant R0 is the total field (residual, matrices, energy, section forces)
+// constant R0 is the total field (residual, matrices, energy, section forces); the second seed
+// with the extension-twist term on (its axis: x of the section frame, or R0 x)
 static void test_field_agree(void) {
   for (int n = 3; n <= 6; n += 3) {
     double e = 0, s = 0;
@@ -398,7 +399,8 @@ static void test_field_agree(void) {
       double en[2][9];
       for (int f = 0; f < 2; f++) {
         srand(seed);
-        make_case(&c[f], n, RD_BEAM_QUAD_STATIONS, 0, (rdBeamField)f, RD_BEAM_VIRTUAL_FIELD);
+        make_case(&c[f], n, RD_BEAM_QUAD_STATIONS, 0, (rdBeamField)f, RD_BEAM_VIRTUAL_FIELD,
+                  seed == 2);
         double qr[4];
         rot_quat(qr, 0.4, -0.3, 1.1);  // the same frame at every node, not the identity
         for (int k = 0; k < n; k++) {
@@ -414,7 +416,8 @@ static void test_field_agree(void) {
                            1,
                            RD_BEAM_QUAD_STATIONS,
                            (rdBeamField)f,
-                           RD_BEAM_VIRTUAL_FIELD};
+                           RD_BEAM_VIRTUAL_FIELD,
+                           seed == 2};
         CHECK(rd_createBeam(ctx, &d, &c[f].b) == RD_OK);
       }
       srand(100 + seed);
@@ -462,7 +465,7 @@ static double virtual_gap(rdBeamField field, double a, double* scale) {
   double r[2][6 * RD_BEAM_MAX_NODES];
   for (int t = 0; t < 2; t++) {
     srand(31);
-    make_case(&c[t], n, RD_BEAM_QUAD_STATIONS, 1, field, (rdBeamVirtual)t);
+    make_case(&c[t], n, RD_BEAM_QUAD_STATIONS, 1, field, (rdBeamVirtual)t, 0);
   }
   srand(32);
   for (int k = 0; k < n; k++) {
@@ -507,7 +510,7 @@ static void test_virtual_order(void) {
 
 // straight beam along x, identity section frames, section K (6x6) and optional mass
 static rdBeam* straight(int n, double L, const double* K, const double* M, rdBeamSection* sec,
-                        double* x0, double* q0, int* node) {
+                        double* x0, double* q0, int* node, int et) {
   static const double eta1[1] = {0};
   static double Mdef[36];
   double xn[RD_BEAM_MAX_NODES];
@@ -532,7 +535,8 @@ static rdBeam* straight(int n, double L, const double* K, const double* M, rdBea
   sec->K = K;
   sec->M = M;
   rdBeamElemDef d = {
-      n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD};
+      n, node, x0, q0, sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD,
+      et};
   rdBeam* b = NULL;
   rd_createBeam(ctx, &d, &b);
   return b;
@@ -549,7 +553,7 @@ static void test_patch(void) {
     rdBeamSection sec;
     double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
     int node[RD_BEAM_MAX_NODES];
-    rdBeam* b = straight(n, 3, K, NULL, &sec, x0, q0, node);
+    rdBeam* b = straight(n, 3, K, NULL, &sec, x0, q0, node, 0);
     double q[7 * RD_BEAM_MAX_NODES], z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES];
     double gam[3] = {0.01, -0.02, 0.03}, qr[4];
     rot_quat(qr, 0.3, -0.8, 1.1);
@@ -593,6 +597,105 @@ static void test_patch(void) {
     }
     rd_destroyBeam(&b);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// extension-twist term
+
+// uniform stretch eps and twist k1 of a straight, rigidly rotated beam: Gamma = eps e1,
+// kappa = k1 e1, and every quadrature point carries F = K e + (1/2 cet k1^2, 0, 0, cet eps k1,
+// 0, 0) with cet = K44 + K55 (constant twist is not exact in the quaternion field: 15 nodes)
+static void et_patch(void) {
+  srand(12);
+  double K[36];
+  rand_spd(K, 100);
+  int n = 15;
+  double cet = K[6 * 4 + 4] + K[6 * 5 + 5];
+  rdBeamSection sec;
+  double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
+  int node[RD_BEAM_MAX_NODES];
+  rdBeam* b = straight(n, 3, K, NULL, &sec, x0, q0, node, 1);
+  double q[7 * RD_BEAM_MAX_NODES], z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES];
+  double qr[4], worst = 0, big = 0;
+  rot_quat(qr, 0.3, -0.8, 1.1);
+  for (int sg = -1; sg <= 1; sg += 2) {
+    double eps = 0.02 * sg, k1 = 0.4;
+    for (int k = 0; k < n; k++) {
+      double xl[3] = {x0[3 * k] * (1 + eps), 0, 0};
+      rdu_quatRotate(q + 7 * k, qr, xl);
+      double qt[4];
+      rot_quat(qt, k1 * x0[3 * k], 0, 0);
+      rdu_quatMul(q + 7 * k + 3, qr, qt);
+    }
+    rd_beamEval(b, q, z, z, NULL, r, NULL, NULL, NULL);
+    for (int g = 0; g < rd_beamQuadPoints(b); g++) {
+      double x[3], F[6];
+      rd_beamQuadForces(b, g, x, F);
+      for (int i = 0; i < 6; i++) {
+        double ex = K[6 * i] * eps + K[6 * i + 3] * k1;
+        ex += i == 0 ? 0.5 * cet * k1 * k1 : i == 3 ? cet * eps * k1 : 0;
+        worst = fmax(worst, fabs(F[i] - ex));
+        big = fmax(big, fabs(ex));
+      }
+    }
+  }
+  printf(
+      "extension-twist patch (uniform stretch and twist, 15 nodes): |F - F_exact| %.1e of %.1e\n",
+      worst, big);
+  CHECK_MSG(worst < 1e-10 * big, "extension-twist patch: %g of %g", worst, big);
+  rd_destroyBeam(&b);
+}
+
+
+// internal forces are the gradient of the strain energy (Galerkin virtual rotations, at rest,
+// no loads): r_k = dU/d(x_k, Theta_k) by central differences of rd_beamEnergy, both fields,
+// with and without the term; the term's share of r must be seen
+static void et_gradient(void) {
+  double roff[2][6 * RD_BEAM_MAX_NODES];
+  for (int t = 0; t < 4; t++) {
+    int field = t % 2, et = t / 2, n = 5, nd = 6 * n;
+    srand(41);
+    beamCase c;
+    make_case(&c, n, RD_BEAM_QUAD_FULL, 1, (rdBeamField)field, RD_BEAM_VIRTUAL_FIELD, et);
+    double q[7 * RD_BEAM_MAX_NODES], v[6 * RD_BEAM_MAX_NODES], vd[6 * RD_BEAM_MAX_NODES];
+    double z[6 * RD_BEAM_MAX_NODES] = {0}, r[6 * RD_BEAM_MAX_NODES], qp[7 * RD_BEAM_MAX_NODES];
+    random_state(&c, q, v, vd);
+    CHECK(rd_beamEval(c.b, q, z, z, NULL, r, NULL, NULL, NULL) == RD_OK);
+    double e = 0, s = 0, h = 1e-6;
+    for (int j = 0; j < nd; j++) {
+      double u[2];
+      for (int sg = 0; sg < 2; sg++) {
+        double du[6] = {0};
+        memcpy(qp, q, sizeof(double) * 7 * (size_t)n);
+        du[j % 6] = sg ? h : -h;
+        rdu_poseExpIncrementRight(qp + 7 * (j / 6), q + 7 * (j / 6), du);
+        rd_beamEnergy(c.b, qp, z, NULL, u + sg, NULL, NULL, NULL, NULL);
+      }
+      e = fmax(e, fabs(r[j] - (u[1] - u[0]) / (2 * h)));
+      s = fmax(s, fabs(r[j]));
+    }
+    printf("  %s field, extension-twist %s: |r - dU/dq| %.1e of max |r| %.1e\n",
+           field ? "displacement" : "total", et ? "on " : "off", e, s);
+    CHECK_MSG(e < 1e-7 * s, "field %d et %d: residual is not the energy's gradient: %g of %g",
+              field, et, e, s);
+    if (!et) {
+      memcpy(roff[field], r, sizeof(double) * (size_t)nd);
+    } else {
+      double d = 0;
+      for (int j = 0; j < nd; j++) {
+        d = fmax(d, fabs(r[j] - roff[field][j]));
+      }
+      printf("    the term's share of r: %.1e\n", d);
+      CHECK_MSG(d > 1e-3 * s, "field %d: the term changes r by only %g", field, d);
+    }
+    rd_destroyBeam(&c.b);
+  }
+}
+
+
+static void test_extension_twist(void) {
+  et_patch();
+  et_gradient();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -703,7 +806,7 @@ static void test_rollup(FILE* table) {
     rdBeamSection sec;
     double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES], q[7 * RD_BEAM_MAX_NODES];
     int node[RD_BEAM_MAX_NODES];
-    rdBeam* b = straight(n, L, K, NULL, &sec, x0, q0, node);
+    rdBeam* b = straight(n, L, K, NULL, &sec, x0, q0, node, 0);
     for (int k = 0; k < n; k++) {
       memcpy(q + 7 * k, x0 + 3 * k, 3 * sizeof(double));
       memcpy(q + 7 * k + 3, q0 + 4 * k, 4 * sizeof(double));
@@ -743,7 +846,7 @@ static void test_composite(FILE* table) {
     rdBeamSection sec;
     double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES], q[7 * RD_BEAM_MAX_NODES];
     int node[RD_BEAM_MAX_NODES];
-    rdBeam* b = straight(n, 10, K, M, &sec, x0, q0, node);
+    rdBeam* b = straight(n, 10, K, M, &sec, x0, q0, node, 0);
     for (int k = 0; k < n; k++) {
       memcpy(q + 7 * k, x0 + 3 * k, 3 * sizeof(double));
       memcpy(q + 7 * k + 3, q0 + 4 * k, 4 * sizeof(double));
@@ -781,7 +884,8 @@ static void test_errors(void) {
   int node[2] = {0, 1};
   double x0[6] = {0}, q0[8] = {1, 0, 0, 0, 1, 0, 0, 0};
   rdBeamElemDef d = {
-      2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD};
+      2, node, x0, q0, &sec, 0, 1, RD_BEAM_QUAD_FULL, RD_BEAM_FIELD_TOTAL, RD_BEAM_VIRTUAL_FIELD,
+      0};
   rdBeam* b = NULL;
   CHECK(rd_createBeam(ctx, &d, &b) == RD_ERR_MODEL);  // coincident nodes
   CHECK(b == NULL);
@@ -802,11 +906,11 @@ static void test_sum(void) {
   double worst = 0, rworst = 0;
   static const int orders[] = {2, 5, 15};
   for (int cs = 0; cs < 18; cs++) {
-    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2, virt = cs / 2 % 2;
+    int o = cs / 6, quad = cs / 2 % 3, field = cs % 2, virt = cs / 2 % 2, et = cs % 3 == 1;
     {
       srand(91 + 7 * (unsigned)o + (unsigned)quad);
       beamCase c;
-      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field, (rdBeamVirtual)virt);
+      make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field, (rdBeamVirtual)virt, et);
       int n = orders[o], nd = 6 * n;
       size_t nn = (size_t)nd * (size_t)nd;
       double* q = malloc(sizeof(double) * 7 * (size_t)n);
@@ -885,6 +989,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_field_agree());
   TEST_CASE(test_virtual_order());
   TEST_CASE(test_patch());
+  TEST_CASE(test_extension_twist());
   TEST_CASE(test_tangents());
   TEST_CASE(test_sum());
   TEST_CASE(test_rollup(table));

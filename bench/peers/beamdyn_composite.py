@@ -14,8 +14,8 @@ element each (3 key points per member, consecutive members share their end key p
 These are input decks in BeamDyn's format, written by us; BeamDyn itself is not here.
 --rodrigues also writes the same model as a rodrigues deck: the beam along global z as in
 BeamDyn's blade frame (what `rodrigues import beamdyn` writes for one member), E beam elements
-of 5 nodes sharing their end nodes, BeamDyn's rotation field and weak form, nodes named
-blade_0 ... blade_{N-1}, the tip force [0, 150, 0].
+of 5 nodes sharing their end nodes, BeamDyn's rotation field, weak form and extension-twist
+term, nodes named blade_0 ... blade_{N-1}, the tip force [0, 150, 0].
 """
 import argparse
 import os
@@ -177,7 +177,8 @@ def rodrigues(nodes, dt, final):
     mass = [MASS[PERM[i]] for i in range(6)]
     rows = ["# Composite cantilever B3 with N nodes, the model of bench/peers/beamdyn_composite.py's",
             "# BeamDyn decks (written by the same program): the beam along global z as in BeamDyn's",
-            "# blade frame, order-4 elements sharing end nodes, BeamDyn's rotation field and weak form.",
+            "# blade frame, order-4 elements sharing end nodes, BeamDyn's rotation field, weak form",
+            "# and extension-twist term.",
             f'title: "B3 composite cantilever, {nodes} nodes, 150 N tip step"',
             "gravity: [0, 0, 0]", "",
             "solver:", "  method: generalized_alpha", "  rho_inf: 0",
@@ -193,7 +194,8 @@ def rodrigues(nodes, dt, final):
         rows += [f"  - name: blade_e{e}", "    type: beam", f"    nodes: [{names}]",
                  f"    span: [{e / members!r}, {(e + 1) / members!r}]",
                  "    quadrature: full", "    rotation_field: displacement",
-                 "    virtual_rotation: interpolated", "    sections:", "      - s: 0",
+                 "    virtual_rotation: interpolated", "    extension_twist: true",
+                 "    sections:", "      - s: 0",
                  "        stiffness:"]
         rows += [f"          - [{', '.join(f'{x:g}' for x in r)}]" for r in stiff]
         rows += [f"        mass: [{', '.join(f'{x:g}' for x in mass)}]"]

@@ -13,9 +13,9 @@
 // directory) and the blade file the primary names (relative to the primary's directory) into a
 // new spec: one Legendre spectral beam element of order `order_elem` on rigid nodes named
 // "blade_0" ... "blade_N" at the GLL points of BeamDyn's least-squares fit of the key points,
-// with BeamDyn's section frames (rotation_field RD_BEAM_ROTATION_DISPLACEMENT) and weak form
-// (virtual_rotation RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED), its stations rotated from BeamDyn's
-// section
+// with BeamDyn's section frames (rotation_field RD_BEAM_ROTATION_DISPLACEMENT), weak form
+// (virtual_rotation RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED) and extension-twist term
+// (extension_twist 1), its stations rotated from BeamDyn's section
 // frame (beam axis z) to ours (beam axis x): C' = Q C Q^T, Q = diag(P, P),
 // P = [[0,0,1],[1,0,0],[0,1,0]]; damping mu permuted likewise; the root clamped ("root", type
 // fixed) or, with a root angular velocity, driven by a prescribed rotation about the origin;

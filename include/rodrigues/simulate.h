@@ -121,7 +121,8 @@ RD_API int rd_getNodeState(const rdModel* model, const rdData* data, int i, doub
 
 // Mechanical energies: kinetic, potential (gravity, springs, bushings, conservative torque
 // laws, beam strain energy). Beams add 1/2 [u; omega]^T M [u; omega] (kinetic) and
-// 1/2 [Gamma; kappa]^T K [Gamma; kappa] plus their gravity potential, integrated with the
+// 1/2 [Gamma; kappa]^T K [Gamma; kappa] (plus 1/2 c Gamma_1 kappa_1^2 with the extension-twist
+// term) plus their gravity potential, integrated with the
 // element's quadrature (distributed beam loads have no potential). Returns RD_OK or an error.
 RD_API int rd_getEnergy(const rdModel* model, const rdData* data, double* kinetic,
                         double* potential);

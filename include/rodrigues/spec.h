@@ -245,6 +245,10 @@ typedef struct rdBeamDef_ {
   rdBeamQuadrature quadrature;
   rdBeamRotationField rotation_field;      // default RD_BEAM_ROTATION_TOTAL
   rdBeamVirtualRotation virtual_rotation;  // default RD_BEAM_VIRTUAL_ROTATION_FIELD
+  // 1: OpenFAST BeamDyn's (after Dymore) extension-twist term, strain energy
+  // 1/2 (K[4][4] + K[5][5]) Gamma_1 kappa_1^2 added to the section's (docs/beam.md,
+  // "Extension-twist term"); 0: off (default)
+  int extension_twist;
   double span[2];      // span coordinates of this element on its beam, default [0, 1]
   double force[3];     // distributed force per length, scaled by timefn (default 0)
   double moment[3];    // distributed moment per length, scaled by timefn (default 0)

@@ -37,6 +37,7 @@ static const char* const elem_keys[] = {"name",
                                         "twist",
                                         "rotation_field",
                                         "virtual_rotation",
+                                        "extension_twist",
                                         "beamdyn",
                                         NULL};
 static const char* const body_keys[] = {"name",    "type", "node",          "mass",
@@ -46,13 +47,27 @@ static const char* const spring_keys[] = {"name",      "type",    "node",       
                                           "stiffness", "damping", "rest_length", NULL};
 static const char* const bushing_keys[] = {"name",      "type",    "node", "nodes",
                                            "stiffness", "damping", NULL};
-static const char* const beam_keys[] = {
-    "name",    "type",       "nodes", "from",           "to",
-    "arc",     "key_points", "twist", "sections",       "quadrature",
-    "span",    "damping",    "load",  "rotation_field", "virtual_rotation",
-    "beamdyn", NULL};
-// a beam from a BeamDyn primary file: the files give the rest
-static const char* const beamdyn_beam_keys[] = {"name", "type", "beamdyn", "load", NULL};
+static const char* const beam_keys[] = {"name",
+                                        "type",
+                                        "nodes",
+                                        "from",
+                                        "to",
+                                        "arc",
+                                        "key_points",
+                                        "twist",
+                                        "sections",
+                                        "quadrature",
+                                        "span",
+                                        "damping",
+                                        "load",
+                                        "rotation_field",
+                                        "virtual_rotation",
+                                        "extension_twist",
+                                        "beamdyn",
+                                        NULL};
+// a beam from a BeamDyn primary file: the files give the rest (its physics may be switched)
+static const char* const beamdyn_beam_keys[] = {"name", "type", "beamdyn", "extension_twist",
+                                                "load", NULL};
 static const char* const* const type_keys[] = {body_keys, mass_keys, spring_keys, bushing_keys,
                                                beam_keys};
 
@@ -234,6 +249,7 @@ static int read_bushing(rdDeck* dk, struct fy_node* map, const char* name) {
 static const char* const quad_names[] = {"full", "reduced", "stations", NULL};
 static const char* const field_names[] = {"total", "displacement", NULL};
 static const char* const virtual_names[] = {"field", "interpolated", NULL};
+static const char* const bool_names[] = {"false", "true", NULL};
 static const char* const frame_names[] = {"global", "body", NULL};  // rdFrame order
 static const char* const section_keys[] = {"s", "stiffness", "mass", NULL};
 static const char* const load_keys[] = {"force", "moment", "frame", "function", NULL};
@@ -528,7 +544,8 @@ static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
   rdBdBlade blade;
   memset(&blade, 0, sizeof(blade));
   double* buf = NULL;
-  if (rd_deckLookup(map, "beamdyn", NULL)) {
+  int from_primary = rd_deckLookup(map, "beamdyn", NULL) != NULL;
+  if (from_primary) {
     st = beam_from_primary(dk, map, name, &def, nodes, &blade);
   } else {
     st = beam_nodes(dk, map, name, nodes, &def.nnode);
@@ -564,6 +581,12 @@ static int read_beam(rdDeck* dk, struct fy_node* map, const char* name) {
     def.rotation_field = (rdBeamRotationField)field;
     def.virtual_rotation = (rdBeamVirtualRotation)virt;
   }
+  // the extension-twist term: on with BeamDyn's files (its physics), off otherwise (beam.md)
+  int et = from_primary;
+  if (st >= 0) {
+    st = rd_deckGetEnum(dk, map, "extension_twist", bool_names, 0, &et);
+  }
+  def.extension_twist = et;
   if (st >= 0) {
     st = beam_load(dk, map, &def);
   }

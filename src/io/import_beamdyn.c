@@ -117,6 +117,7 @@ static int add_spec(rdSpec* spec, const bdInput* in, const bdModel* m) {
   b.quadrature = in->prim.quadrature == 2 ? RD_BEAM_QUADRATURE_STATIONS : RD_BEAM_QUADRATURE_FULL;
   b.rotation_field = RD_BEAM_ROTATION_DISPLACEMENT;            // BeamDyn's reference frames
   b.virtual_rotation = RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED;  // and its weak form
+  b.extension_twist = 1;                                       // and its elastic forces
   for (int i = 0; i < 3; i++) {
     b.force[i] = in->drv.distr[i];
     b.moment[i] = in->drv.distr[3 + i];
@@ -269,7 +270,8 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
       "# fitted as BeamDyn does (least squares, degree order_elem, in z), nodes at the GLL "
       "points;\n"
       "# rotation_field: displacement gives BeamDyn's section frames between the nodes,\n"
-      "# virtual_rotation: interpolated its weak form of the moment equations.\n",
+      "# virtual_rotation: interpolated its weak form of the moment equations,\n"
+      "# extension_twist: true the extension-twist term of its elastic forces.\n",
       in->driver, in->driver, in->drv.primary, in->prim.blade);
   fprintf(out, "title: \"BeamDyn import: %s\"\n", in->driver);
   fprintf(out, "gravity: ");
@@ -310,7 +312,7 @@ static int write_deck(FILE* out, const bdInput* in, const bdModel* m) {
   }
   fprintf(out,
           "]\n    quadrature: %s\n    rotation_field: displacement\n"
-          "    virtual_rotation: interpolated\n    damping: ",
+          "    virtual_rotation: interpolated\n    extension_twist: true\n    damping: ",
           in->prim.quadrature == 2 ? "stations" : "full");
   vec(out, in->blade.mu, 6);
   fprintf(out, "  # BeamDyn mu (%s)\n", in->blade.damp_type ? "damp_type 1" : "no damping");

@@ -863,6 +863,10 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown virtual rotations %d", def->name,
                     (int)def->virtual_rotation);
   }
+  if (def->extension_twist != 0 && def->extension_twist != 1) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': extension_twist %d (0 or 1)", def->name,
+                    def->extension_twist);
+  }
   if (def->load_frame != RD_FRAME_GLOBAL && def->load_frame != RD_FRAME_BODY) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam '%s': unknown load frame", def->name);
   }

@@ -687,7 +687,8 @@ static int create_beam(rdModel* m, const rdBeamDef* d, const char* o, struct rdB
       d->rotation_field == RD_BEAM_ROTATION_DISPLACEMENT ? RD_BEAM_FIELD_DISPLACEMENT
                                                          : RD_BEAM_FIELD_TOTAL,
       d->virtual_rotation == RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED ? RD_BEAM_VIRTUAL_INTERPOLATED
-                                                                   : RD_BEAM_VIRTUAL_FIELD};
+                                                                   : RD_BEAM_VIRTUAL_FIELD,
+      d->extension_twist};
   int st = rd_createBeam(ctx, &ed, out);
   if (st == RD_ERR_NOMEM || st >= 0) {
     return st;
