@@ -8,6 +8,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdModel_ rdModel;
 
 // time-stepping methods (option solver.method)
@@ -84,5 +88,9 @@ RD_API int rd_checkModel(const rdModel* model);
 
 // Print a one-screen summary of the model (counts, DOFs, method, options) to `out`.
 RD_API int rd_printModel(const rdModel* model, FILE* out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_MODEL_H

@@ -6,6 +6,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdNetcdf_ rdNetcdf;
 
 // Create the NetCDF file `path` (written as PATH.partial until closed) for the model's output
@@ -26,5 +30,9 @@ RD_API int rd_writeNetcdf(rdNetcdf* nc, const rdModel* model, const rdData* data
 // Close; commit != 0 renames PATH.partial to PATH, commit == 0 deletes it. Sets *nc to NULL;
 // accepts NULL. Returns RD_OK or RD_ERR_IO.
 RD_API int rd_closeNetcdf(rdNetcdf** nc, int commit);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_OUTPUT_NETCDF_H

@@ -7,6 +7,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdVtk_ rdVtk;
 
 // Start a VTK series in the existing directory `dir`: frames go to DIR/vtk/results_NNNNNN.vtu
@@ -29,5 +33,9 @@ RD_API int rd_writeVtk(rdVtk* vtk, const rdModel* model, const rdData* data);
 // removes the index and every frame written (and DIR/vtk if rd_createVtk made it). Sets *vtk
 // to NULL; accepts NULL. Returns RD_OK or RD_ERR_IO.
 RD_API int rd_closeVtk(rdVtk** vtk, int commit);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_OUTPUT_VTK_H

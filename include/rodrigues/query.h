@@ -7,6 +7,10 @@
 #include "rodrigues/model.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Reaction of joint `j` on its first node at the current state: the force (global) and the
 // moment about the node (global) that the joint's constraint forces apply to node[0]
 // (-B^T lambda restricted to that node; a point node gets a zero moment). The applied torque of
@@ -36,5 +40,9 @@ RD_API int rd_getRedundantConstraints(const rdModel* model, const rdData* data, 
 // a numerical status of the kernel.
 RD_API int rd_getBeamSectionForces(const rdModel* model, rdData* data, int b, int* nq, double* x,
                                    double* F);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_QUERY_H

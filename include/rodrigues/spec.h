@@ -22,6 +22,10 @@
 #include "rodrigues/context.h"
 #include "rodrigues/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdSpec_ rdSpec;
 
 // node index meaning the fixed ground frame (in joints and springs)
@@ -459,5 +463,9 @@ RD_API int rd_optionList(int i, const char** key, const char** type, const char*
 // Add a node to the outputs (history.csv columns, summary). With no output node every node is
 // written. Returns RD_OK or RD_ERR_ARG.
 RD_API int rds_addOutputNode(rdSpec* spec, int node);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_SPEC_H
