@@ -274,6 +274,9 @@ module rodrigues
     integer(c_int) :: method
     integer(c_int) :: nbeam
     type(c_ptr) :: linear_solver
+    integer(c_int) :: nuser_element
+    integer(c_int) :: noutput_reaction
+    integer(c_int) :: noutput_section
   end type
   type, bind(c) :: rdStats
     integer(c_long) :: steps
@@ -593,6 +596,19 @@ module rodrigues
       type(c_ptr), value :: spec
       integer(c_int), value :: node
     end function
+    integer(c_int) function rds_addOutputReaction(spec, joint) &
+        bind(c, name='rds_addOutputReaction')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: spec
+      integer(c_int), value :: joint
+    end function
+    integer(c_int) function rds_addOutputSectionLoad(spec, beam, s) &
+        bind(c, name='rds_addOutputSectionLoad')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: spec
+      integer(c_int), value :: beam
+      real(c_double), value :: s
+    end function
     ! deck.h
     integer(c_int) function rd_readDeck(ctx, path, overrides, noverride, spec) &
         bind(c, name='rd_readDeck')
@@ -862,6 +878,24 @@ module rodrigues
       type(c_ptr), value :: model
       integer(c_int), value :: k
     end function
+    integer(c_int) function rd_outputReaction(model, k) bind(c, name='rd_outputReaction')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model
+      integer(c_int), value :: k
+    end function
+    integer(c_int) function rd_outputSectionLoad(model, k, beam, s) &
+        bind(c, name='rd_outputSectionLoad')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: model
+      integer(c_int), value :: k
+      integer(c_int), intent(out), optional :: beam
+      real(c_double), intent(out), optional :: s
+    end function
+    type(c_ptr) function rd_beamName_c(model, b) bind(c, name='rd_beamName')
+      import :: c_ptr, c_int
+      type(c_ptr), value :: model
+      integer(c_int), value :: b
+    end function
     integer(c_int) function rd_getOption(model, key, buf, size) bind(c, name='rd_getOption')
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: model
@@ -1081,6 +1115,15 @@ module rodrigues
       integer(c_int), intent(out), optional :: equation(*)
       integer(c_int), value :: max
     end function
+    integer(c_int) function rd_getBeamSectionLoad(model, data, b, s, F) &
+        bind(c, name='rd_getBeamSectionLoad')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: model
+      type(c_ptr), value :: data
+      integer(c_int), value :: b
+      real(c_double), value :: s
+      real(c_double), intent(out) :: F(6)
+    end function
     integer(c_int) function rd_getBeamSectionForces(model, data, b, nq, x, F) &
         bind(c, name='rd_getBeamSectionForces')
       import :: c_int, c_double, c_ptr
@@ -1186,5 +1229,13 @@ contains
     integer(c_int), intent(in) :: j
     character(len=:), allocatable :: s
     s = rd_fstr(rd_jointName_c(model, j))
+  end function
+
+  ! the name of beam element b (0-based; "" if out of range)
+  function rd_beamName(model, b) result(s)
+    type(c_ptr), intent(in) :: model
+    integer(c_int), intent(in) :: b
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_beamName_c(model, b))
   end function
 end module rodrigues

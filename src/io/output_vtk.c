@@ -78,22 +78,11 @@ static void frame_names(rdVtk* v, int k) {
 // interpolation of quadrature-point values to the element nodes: linear in xi between the
 // neighbouring points, extrapolated beyond the first and last
 static void node_weights(const rdBeam* b, int* g0, double* tw) {
-  int n = rd_beamNodes(b), nq = rd_beamQuadPoints(b);
+  int n = rd_beamNodes(b);
   double xn[RD_BEAM_MAX_NODES];
   rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
-    if (nq == 1) {
-      g0[k] = 0;
-      tw[k] = 0;
-      continue;
-    }
-    int g = 0;
-    while (g < nq - 2 && rd_beamQuadXi(b, g + 1) < xn[k]) {
-      g++;
-    }
-    double a = rd_beamQuadXi(b, g), c = rd_beamQuadXi(b, g + 1);
-    g0[k] = g;
-    tw[k] = (xn[k] - a) / (c - a);
+    rd_beamQuadInterp(b, xn[k], g0 + k, tw + k);
   }
 }
 
