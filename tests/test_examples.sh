@@ -8,11 +8,13 @@
 # The compilers are wrapped so that every build is strict (-Wall -Werror) and, in a sanitizer
 # build, instrumented like the library (SANITIZE_FLAGS); PYTHON is the interpreter that has the
 # Python package's dependencies (the documented `python3` runs it), or "" for none.
-# usage: test_examples.sh BUILD_DIR SOURCE_DIR [SANITIZE_FLAGS [PYTHON]]
+# usage: test_examples.sh BUILD_DIR SOURCE_DIR [SANITIZE_FLAGS [PYTHON [ASAN_RUNTIME]]]
+# (ASAN_RUNTIME: the sanitizer's runtime, preloaded into PYTHON for an instrumented library)
 build=$(cd "$1" && pwd)
 src=$(cd "$2" && pwd)
 san=${3:-}
 python=${4:-}
+preload=${5:-}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 . "$src/tests/support/harness.sh"
@@ -74,7 +76,12 @@ for pair in "cc:-Wall -Wextra -Werror" "g++:-Wall -Wextra -Werror" \
   fi
 done
 if [ -n "$python" ]; then
-  printf '#!/bin/sh\nexec %s "$@"\n' "$python" >"$bin/python3"
+  if [ -n "$preload" ]; then
+    printf '#!/bin/sh\nLD_PRELOAD=%s ASAN_OPTIONS=detect_leaks=0 exec %s "$@"\n' "$preload" \
+      "$python" >"$bin/python3"
+  else
+    printf '#!/bin/sh\nexec %s "$@"\n' "$python" >"$bin/python3"
+  fi
   chmod +x "$bin/python3"
   site=$(dirname "$(dirname "$(find "$stage" -path '*/rodrigues/__init__.py' | head -n 1)")")
   export PYTHONPATH="$site"
