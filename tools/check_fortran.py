@@ -6,8 +6,9 @@
 #   2. with a C and a Fortran compiler (CC, FC; default cc, gfortran), every definition struct
 #      of the headers has the same size in C (sizeof) and in the module (c_sizeof of its
 #      bind(c) type), and every enum constant and RD_ macro the module defines has C's value.
-# usage: tools/check_fortran.py SOURCE_DIR [LIBRARY]   (LIBRARY: the built librodrigues.so, which
-# the Fortran side links for the module's wrappers; without it part 2 is left out)
+# usage: tools/check_fortran.py SOURCE_DIR [LIBRARY [FLAGS]]   (LIBRARY: the built librodrigues.so,
+# which the Fortran side links for the module's wrappers, without it part 2 is left out; FLAGS:
+# more compiler flags for both sides, e.g. the sanitizers of an instrumented library)
 # Prints "N passed, M failed" and exits 1 on a failure.
 import glob
 import os
@@ -19,6 +20,7 @@ import tempfile
 
 src = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
 lib = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
+flags = sys.argv[3].split() if len(sys.argv) > 3 else []
 headers = sorted(glob.glob(os.path.join(src, "include", "rodrigues", "*.h")))
 module = open(os.path.join(src, "fortran", "rodrigues.f90")).read()
 passed = failed = 0
@@ -74,10 +76,10 @@ if lib and shutil.which(cc) and shutil.which(fc):
                 f.write(f"  print '(a, 1x, i0)', '{c.lower()}', {c}\n")
             f.write("end program sizes\n")
         inc = os.path.join(src, "include")
-        subprocess.run([cc, "-std=c11", "-I", inc, csrc, "-o", os.path.join(work, "c")],
+        subprocess.run([cc, "-std=c11"] + flags + ["-I", inc, csrc, "-o", os.path.join(work, "c")],
                        check=True)
         modsrc = os.path.join(src, "fortran", "rodrigues.f90")
-        subprocess.run([fc, "-std=f2018", "-J", work, modsrc, fsrc, lib,
+        subprocess.run([fc, "-std=f2018"] + flags + ["-J", work, modsrc, fsrc, lib,
                         "-Wl,-rpath," + os.path.dirname(lib), "-o", os.path.join(work, "f")],
                        check=True, cwd=work)
         cout = subprocess.run([os.path.join(work, "c")], capture_output=True, text=True,
