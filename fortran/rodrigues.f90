@@ -118,6 +118,13 @@ module rodrigues
   integer(c_int), parameter :: RD_METHOD_HSTAGM = 9
   integer(c_int), parameter :: RD_METHOD_AKW = 10
   integer(c_int), parameter :: RD_METHOD_COUNT = 11
+  ! rdCaseState
+  integer(c_int), parameter :: RD_CASE_MISSING = 0
+  integer(c_int), parameter :: RD_CASE_OK = 1
+  integer(c_int), parameter :: RD_CASE_FAILED = 2
+  integer(c_int), parameter :: RD_CASE_ERROR = 3
+  integer(c_int), parameter :: RD_CASE_CRASHED = 4
+  integer(c_int), parameter :: RD_CASE_STALE = 5
 
   ! definition structs and result structs, field for field as in C
   type, bind(c) :: rdAllocator
@@ -297,6 +304,15 @@ module rodrigues
     real(c_double) :: h
     integer(c_int) :: status
     character(kind=c_char) :: reason(320)
+  end type
+  type, bind(c) :: rdCaseResult
+    integer(c_int) :: state
+    integer(c_int) :: exit_code
+    real(c_double) :: wall_time
+    integer(c_long) :: steps
+    integer(c_long) :: rejected_steps
+    type(c_ptr) :: values
+    character(kind=c_char) :: error(1024)
   end type
 
   ! the callbacks: write a procedure with one of these interfaces and pass c_funloc(it) where
@@ -1147,6 +1163,120 @@ module rodrigues
       type(c_ptr), value :: data
       character(kind=c_char), dimension(*), intent(in) :: path
     end function
+    ! sweep.h
+    integer(c_int) function rd_readSweep(ctx, path, sweep) bind(c, name='rd_readSweep')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ctx
+      character(kind=c_char), dimension(*), intent(in) :: path
+      type(c_ptr), intent(out) :: sweep
+    end function
+    subroutine rd_destroySweep(sweep) bind(c, name='rd_destroySweep')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: sweep
+    end subroutine
+    type(c_ptr) function rd_sweepDeck_c(sweep) bind(c, name='rd_sweepDeck')
+      import :: c_ptr
+      type(c_ptr), value :: sweep
+    end function
+    integer(c_int) function rd_sweepCaseCount(sweep) bind(c, name='rd_sweepCaseCount')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+    end function
+    type(c_ptr) function rd_sweepCaseId_c(sweep, i) bind(c, name='rd_sweepCaseId')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+    end function
+    integer(c_int) function rd_sweepFindCase(sweep, id) bind(c, name='rd_sweepFindCase')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: sweep
+      character(kind=c_char), dimension(*), intent(in) :: id
+    end function
+    integer(c_int) function rd_sweepOverrides(sweep, i, overrides) bind(c, name='rd_sweepOverrides')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+      type(c_ptr), intent(out) :: overrides
+    end function
+    integer(c_int) function rd_sweepVariableCount(sweep) bind(c, name='rd_sweepVariableCount')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+    end function
+    type(c_ptr) function rd_sweepVariable_c(sweep, k) bind(c, name='rd_sweepVariable')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: k
+    end function
+    type(c_ptr) function rd_sweepValue_c(sweep, i, k) bind(c, name='rd_sweepValue')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+      integer(c_int), value :: k
+    end function
+    integer(c_int) function rd_sweepQuantityCount(sweep) bind(c, name='rd_sweepQuantityCount')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+    end function
+    type(c_ptr) function rd_sweepQuantity_c(sweep, q) bind(c, name='rd_sweepQuantity')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: q
+    end function
+    type(c_ptr) function rd_sweepFingerprint_c(sweep, i) bind(c, name='rd_sweepFingerprint')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+    end function
+    integer(c_int) function rd_createCollector(sweep, model, c_b) bind(c, name='rd_createCollector')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: sweep
+      type(c_ptr), value :: model
+      type(c_ptr), intent(out) :: c_b
+    end function
+    integer(c_int) function rd_collect(c_b, data) bind(c, name='rd_collect')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: c_b
+      type(c_ptr), value :: data
+    end function
+    integer(c_int) function rd_collectedValues(c_b, values) bind(c, name='rd_collectedValues')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: c_b
+      real(c_double), intent(out), optional :: values(*)
+    end function
+    subroutine rd_destroyCollector(c_b) bind(c, name='rd_destroyCollector')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: c_b
+    end subroutine
+    type(c_ptr) function rd_caseStateName_c(state) bind(c, name='rd_caseStateName')
+      import :: c_int, c_ptr
+      integer(c_int), value :: state
+    end function
+    integer(c_int) function rd_writeCaseResult(sweep, i, r, path) bind(c, name='rd_writeCaseResult')
+      import :: c_int, c_ptr, c_char, rdCaseResult
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+      type(rdCaseResult), intent(in) :: r
+      character(kind=c_char), dimension(*), intent(in) :: path
+    end function
+    integer(c_int) function rd_readCaseResult(sweep, i, path, r) bind(c, name='rd_readCaseResult')
+      import :: c_int, c_ptr, c_char, rdCaseResult
+      type(c_ptr), value :: sweep
+      integer(c_int), value :: i
+      character(kind=c_char), dimension(*), intent(in) :: path
+      type(rdCaseResult), intent(out) :: r
+    end function
+    integer(c_int) function rd_writeSweepIndex(sweep, dir) bind(c, name='rd_writeSweepIndex')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: sweep
+      character(kind=c_char), dimension(*), intent(in) :: dir
+    end function
+    integer(c_int) function rd_writeSweepTables(sweep, results, dir) &
+        bind(c, name='rd_writeSweepTables')
+      import :: c_int, c_ptr, c_char, rdCaseResult
+      type(c_ptr), value :: sweep
+      type(rdCaseResult), intent(in) :: results
+      character(kind=c_char), dimension(*), intent(in) :: dir
+    end function
     ! C library: the length of a C string
     integer(c_size_t) function rdf_strlen(s) bind(c, name='strlen')
       import :: c_size_t, c_ptr
@@ -1237,5 +1367,60 @@ contains
     integer(c_int), intent(in) :: b
     character(len=:), allocatable :: s
     s = rd_fstr(rd_beamName_c(model, b))
+  end function
+
+  ! the base deck's path
+  function rd_sweepDeck(sweep) result(s)
+    type(c_ptr), intent(in) :: sweep
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepDeck_c(sweep))
+  end function
+
+  ! the id of case i ("" if out of range)
+  function rd_sweepCaseId(sweep, i) result(s)
+    type(c_ptr), intent(in) :: sweep
+    integer(c_int), intent(in) :: i
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepCaseId_c(sweep, i))
+  end function
+
+  ! the name of variable k ("" if out of range)
+  function rd_sweepVariable(sweep, k) result(s)
+    type(c_ptr), intent(in) :: sweep
+    integer(c_int), intent(in) :: k
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepVariable_c(sweep, k))
+  end function
+
+  ! the value of variable k in case i as YAML text ("" where C gives NULL)
+  function rd_sweepValue(sweep, i, k) result(s)
+    type(c_ptr), intent(in) :: sweep
+    integer(c_int), intent(in) :: i
+    integer(c_int), intent(in) :: k
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepValue_c(sweep, i, k))
+  end function
+
+  ! the name of quantity q ("" if out of range)
+  function rd_sweepQuantity(sweep, q) result(s)
+    type(c_ptr), intent(in) :: sweep
+    integer(c_int), intent(in) :: q
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepQuantity_c(sweep, q))
+  end function
+
+  ! the fingerprint of case i ("" if out of range)
+  function rd_sweepFingerprint(sweep, i) result(s)
+    type(c_ptr), intent(in) :: sweep
+    integer(c_int), intent(in) :: i
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_sweepFingerprint_c(sweep, i))
+  end function
+
+  ! the name of a case state
+  function rd_caseStateName(state) result(s)
+    integer(c_int), intent(in) :: state
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_caseStateName_c(state))
   end function
 end module rodrigues
