@@ -273,17 +273,13 @@ class Spec:
                 b = ffi.new("char[]", str(value).encode())
                 keep.append(b)
                 setattr(d, key, b)
-            elif ft.kind == "pointer" and ft.item.cname == "char *":
-                bs = [ffi.new("char[]", str(v).encode()) for v in value]
-                keep.extend(bs)
-                setattr(d, key, bs)  # not used by any definition
             elif ft.kind == "pointer":
                 arr = np.ascontiguousarray(value, dtype=float).ravel()
                 c = ffi.new("double[]", arr.tolist())
                 keep.append(c)
                 setattr(d, key, c)
                 if key in _COUNTS and _COUNTS[key] not in fields:
-                    setattr(d, _COUNTS[key], len(arr) if key != "station" else len(arr))
+                    setattr(d, _COUNTS[key], len(arr))
             elif ft.kind == "array" and ft.item.kind == "pointer":  # expression[3]
                 bs = [ffi.new("char[]", str(v).encode()) for v in value]
                 keep.extend(bs)
