@@ -7,11 +7,10 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy
 
 import rodrigues as rd
-
-vtk = pytest.importorskip("vtk")
-from vtk.util.numpy_support import vtk_to_numpy  # noqa: E402
 
 MASS = {"crank_body": 1.0, "rod_body": 2.0, "slider_body": 1.0}
 INERTIA = {"crank_body": [0.0075, 0.0075, 1e-4], "rod_body": [1 / 6, 1 / 6, 1e-4],
