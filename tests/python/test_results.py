@@ -2,6 +2,7 @@
 # Results of a run as pandas and xarray objects; history.nc read back with the netCDF library
 # and xarray against history.csv; the CF check (tools/check_cf.py).
 import os
+import shutil
 import subprocess
 import sys
 
@@ -41,6 +42,37 @@ def test_history_as_pandas(nrel):
     assert np.array_equal(h[["root.Fx", "root.Fy", "root.Fz"]].iloc[-1].to_numpy(), f)
     assert np.array_equal(h[["root.Mx", "root.My", "root.Mz"]].iloc[-1].to_numpy(), m)
     assert nrel.summary["counts"]["beams"] == 1
+
+
+def test_cli_history_root_loads_are_the_apis(tmp_path, source):
+    # `rodrigues run` itself: the root reaction and root section load columns of its
+    # history.csv equal, row by row and bit for bit, what the API returns at the same steps
+    exe = os.environ.get("RODRIGUES_EXE") or shutil.which("rodrigues")
+    assert exe, "no rodrigues program: set RODRIGUES_EXE (meson test sets it)"
+    path = os.path.join(source, "input", "beam", "nrel5mw_rotating.yaml")
+    sets = ["solver.final_time=0.02", "output.reactions=[root]",
+            "output.section_loads=[{beam: blade, s: 0}]"]
+    cmd = [exe, "run", path, "-o", str(tmp_path)]
+    for s in sets:
+        cmd += ["--set", s]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    h = rd.read_history(tmp_path)
+    data = rd.read_deck(path, set=dict(s.split("=", 1) for s in sets)).compile().create_data()
+    rows = []
+
+    def observe(d):
+        f, m = d.reaction("root")
+        rows.append(np.concatenate([f, m, d.beam_section_load("blade", 0)]))
+
+    data.initialize()
+    observe(data)
+    data.advance(observer=observe)
+    cols = [f"root.{c}" for c in ("Fx", "Fy", "Fz", "Mx", "My", "Mz")]
+    cols += [f"blade@0.{c}" for c in ("Nx", "Ny", "Nz", "Mx", "My", "Mz")]
+    assert len(h) == len(rows) == 11  # t = 0 and 10 steps of 0.002
+    assert np.array_equal(h[cols].to_numpy(), np.array(rows))
+    assert np.linalg.norm(rows[-1][:3]) > 1e5  # the spinning blade pulls on its root
 
 
 def test_xarray_selects_nodes_and_joints_by_name(nrel, crank):
