@@ -1,8 +1,9 @@
 ! SPDX-License-Identifier: MIT
 ! Example Fortran host: read a deck, step it to its final time, print the first node's state.
-! Build: gfortran $(pkg-config --variable=includedir rodrigues)/rodrigues/rodrigues.f90 \
-!          fortran_top.f90 $(pkg-config --libs rodrigues)
-! Run:   ./a.out input/heavy_top.yaml
+! Run: ./fortran_top input/heavy_top.yaml (the default deck). Build (from the source root)
+! against an installed rodrigues:
+!   gfortran -std=f2018 $(pkg-config --variable=includedir rodrigues)/rodrigues/rodrigues.f90 \
+!            examples/fortran_top.f90 $(pkg-config --libs rodrigues) -o fortran_top
 program fortran_top
   use rodrigues
   implicit none
@@ -13,7 +14,7 @@ program fortran_top
 
   call get_command_argument(1, deck)
   if (len_trim(deck) == 0) deck = 'input/heavy_top.yaml'
-  st = rd_createContext(ctx, c_null_ptr)
+  st = rd_createContext(ctx)
   st = rd_readDeck(ctx, rd_cstr(deck), c_null_ptr, 0_c_int, spec)
   if (st == RD_OK) st = rds_setOption(spec, rd_cstr('solver.final_time'), rd_cstr('0.5'))
   if (st == RD_OK) st = rd_compile(spec, model)

@@ -3,8 +3,8 @@
 // (think of an aerodynamic damper supplied by a CFD code), compared with the same damper built
 // into the model. The host runs it twice: without a Jacobian (Newton sees the damper as a
 // constant load) and with one (Newton sees -dF/dv = c, as for the built-in damper). Build
-// against an installed rodrigues:
-//   cc host_damper.c $(pkg-config --cflags --libs rodrigues) -o host_damper
+// (from the source root; -lm for the example's own exp) against an installed rodrigues:
+//   cc examples/host_damper.c $(pkg-config --cflags --libs rodrigues) -lm -o host_damper
 #include <math.h>
 #include <rodrigues/rodrigues.h>
 #include <stdio.h>

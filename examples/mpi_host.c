@@ -7,9 +7,9 @@
 // both predictions (rd_setNodeLoad) and ends the step (rd_stepEnd). The force is exchanged once
 // more before rd_initialize, so that the initial accelerations include it (without that the
 // coupled run is only first order in time). The result is compared with the exact normal-mode
-// solution at two step sizes. Build and run:
-//   mpicc mpi_host.c $(pkg-config --cflags --libs rodrigues) -lm -o mpi_host
-//   mpirun -n 2 ./mpi_host
+// solution at two step sizes. Run: mpirun -n 2 ./mpi_host. Build (from the source root; -lm for
+// the example's own functions) against an installed rodrigues:
+//   mpicc examples/mpi_host.c $(pkg-config --cflags --libs rodrigues) -lm -o mpi_host
 #include <math.h>
 #include <mpi.h>
 #include <rodrigues/rodrigues.h>

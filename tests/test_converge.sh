@@ -78,6 +78,24 @@ done
 check "a failing or inaccurate run does not stop the study" test $? -eq 0
 check "the study still wrote both rows" test "$(awk 'END { print NR }' "$tmp/big/convergence.csv")" -eq 3
 
+# a beam deck: the compared node carries no rigid body, so there is no study: a clear refusal
+"$exe" converge "$root/input/beam/nrel5mw_rotating.yaml" --methods generalized_alpha \
+  --dt 0.004,0.002 --set solver.final_time=0.008 -o "$tmp/beam" >"$tmp/beam.out" 2>"$tmp/beam.err"
+rc=$?
+check "a beam deck is refused with status 1 (got $rc)" test "$rc" -eq 1
+check "the refusal says why" grep -q "carries no rigid body" "$tmp/beam.err"
+check "the refusal writes no study" test ! -e "$tmp/beam/convergence.csv"
+
+# gnuplot failing is a failure of the command (status 4); gnuplot missing is not
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\nexit 1\n' >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+PATH="$tmp/bin:$PATH" "$exe" converge "$deck" --methods nmb --dt 0.02,0.01 \
+  --reference nmb:0.0025 --set solver.final_time=0.2 -o "$tmp/plotfail" >/dev/null 2>"$tmp/plot.err"
+rc=$?
+check "a failing gnuplot gives status 4 (got $rc)" test "$rc" -eq 4
+check "and says so" grep -q "gnuplot failed" "$tmp/plot.err"
+
 # usage errors
 "$exe" converge "$deck" --methods nmb --dt abc >/dev/null 2>&1
 check "bad --dt is a usage error" test $? -eq 1

@@ -418,7 +418,8 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK(strstr(text, "\"min_step\": null") != NULL);
   CHECK(strstr(text, "\"wall_time\": 1.25") != NULL);
   CHECK(strstr(text,
-               "\"counts\": {\"nodes\": 2, \"elements\": 2, \"joints\": 0, \"dofs\": 9, "
+               "\"counts\": {\"nodes\": 2, \"elements\": 2, \"beams\": 0, \"user_elements\": 0, "
+               "\"joints\": 0, \"dofs\": 9, "
                "\"constraints\": 0}") != NULL);
   CHECK(strstr(text, "\"method\": \"generalized_alpha\"") != NULL);
   CHECK(strstr(text, "\"steps\": 0") != NULL);
@@ -537,6 +538,110 @@ static void test_stepping(rdContext* ctx) {
 }
 
 
+// output.reactions and output.section_loads: the NREL 5-MW blade in rotation (its root is a
+// prescribed joint): the root loads in history.csv are those of rd_getJointReaction and
+// rd_getBeamSectionLoad at every row, bit for bit
+#define NREL_ROWS 64
+
+typedef struct nrelRows_ {
+  rdHistory* h;
+  rdData* d;
+  int rows;
+  double reaction[NREL_ROWS][6];    // root: force, moment (global)
+  double section[NREL_ROWS][2][6];  // blade at s = 0 and 0.5: N, M (section frame)
+} nrelRows;
+
+static int observe_nrel(const rdModel* m, const rdData* d, void* user) {
+  nrelRows* o = user;
+  if (o->rows >= NREL_ROWS || rd_writeHistory(o->h, m, d) != RD_OK) {
+    return 1;
+  }
+  int st = rd_getJointReaction(m, d, 0, o->reaction[o->rows], o->reaction[o->rows] + 3);
+  for (int k = 0; k < 2 && st == RD_OK; k++) {
+    st = rd_getBeamSectionLoad(m, o->d, 0, k * 0.5, o->section[o->rows][k]);
+  }
+  o->rows++;
+  return st != RD_OK;
+}
+
+
+// column of `name` in the header line of `text`, or -1
+static int column(const char* text, const char* name) {
+  size_t n = strlen(name);
+  int c = 0;
+  for (const char* s = text; *s && *s != '\n'; c++) {
+    if (!strncmp(s, name, n) && (s[n] == ',' || s[n] == '\n')) {
+      return c;
+    }
+    s = strchr(s, ',');
+    if (!s) {
+      break;
+    }
+    s++;
+  }
+  return -1;
+}
+
+
+static void test_reactions_nrel(rdContext* ctx) {
+  const char* set[] = {"solver.final_time=0.1", "output.every=5", "output.reactions=[root]",
+                       "output.section_loads=[{beam: blade, s: 0}, {beam: blade, s: 0.5}]"};
+  rdSpec* spec = NULL;
+  rdModel* m = NULL;
+  int st = rd_readDeck(ctx, "input/beam/nrel5mw_rotating.yaml", set, 4, &spec);
+  CHECK_MSG(st == RD_OK, "%s", rd_lastError(ctx));
+  st = st ? st : rd_compile(spec, &m);
+  rd_destroySpec(&spec);
+  rdModelInfo info;
+  CHECK(st == RD_OK && rd_modelInfo(m, &info) == RD_OK);
+  if (st != RD_OK) {
+    return;
+  }
+  CHECK(info.noutput_reaction == 1 && info.noutput_section == 2 && info.nbeam == 1);
+  CHECK(rd_outputReaction(m, 0) == 0 && !strcmp(rd_jointName(m, 0), "root"));
+  CHECK(rd_outputReaction(m, 1) == -1);
+  int beam = -1;
+  double s = -1;
+  CHECK(rd_outputSectionLoad(m, 1, &beam, &s) == RD_OK && beam == 0 && s == 0.5);
+  CHECK(rd_outputSectionLoad(m, 2, &beam, &s) == RD_ERR_ARG);
+  CHECK(!strcmp(rd_beamName(m, 0), "blade") && rd_beamName(m, 1) == NULL);
+
+  nrelRows* o = calloc(1, sizeof(nrelRows));
+  CHECK(o && rd_createData(m, &o->d) == RD_OK && rd_initialize(m, o->d) == RD_OK);
+  CHECK(rd_createHistory(m, tmpdir, &o->h) == RD_OK);
+  CHECK(observe_nrel(m, o->d, o) == 0);
+  CHECK_MSG(rd_advance(m, o->d, 0.1, observe_nrel, o) == RD_OK, "%s", rd_lastError(ctx));
+  CHECK(rd_closeHistory(&o->h, 1) == RD_OK);
+  char* text = slurp(tmpdir, "history.csv");
+  int cr = column(text, "root.Fx"), c0 = column(text, "blade@0.Nx"),
+      c1 = column(text, "blade@0.5.Nx");
+  CHECK_MSG(cr > 0 && c0 == cr + 6 && c1 == c0 + 6 && column(text, "blade@0.5.Mz") == c1 + 5,
+            "columns root.Fx %d, blade@0.Nx %d, blade@0.5.Nx %d", cr, c0, c1);
+  CHECK(count_rows(text) == o->rows && o->rows == 11);  // t = 0, every 5 of 50 steps
+  int same = 0, nonzero = 0;
+  for (int r = 0; r < o->rows && cr > 0; r++) {
+    double row[128];
+    int n = parse_row(text, r, row, 128);
+    CHECK(n == c1 + 6);
+    for (int c = 0; c < 6 && n == c1 + 6; c++) {
+      same += row[cr + c] == o->reaction[r][c];
+      same += row[c0 + c] == o->section[r][0][c];
+      same += row[c1 + c] == o->section[r][1][c];
+      nonzero += row[cr + c] != 0;
+    }
+  }
+  CHECK_MSG(same == 18 * o->rows, "%d of %d values equal to the API's", same, 18 * o->rows);
+  // the rotating blade pulls on its root: the centrifugal force m w^2 r_c is about 3.5e5 N
+  // (17.7 t, centre of mass 20 m out, 1 rad/s)
+  const double* f = o->reaction[o->rows - 1];
+  CHECK(nonzero >= 3 * o->rows && sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]) > 1e5);
+  free(text);
+  rd_destroyData(&o->d);
+  free(o);
+  rd_destroyModel(&m);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   int made = mkdtemp(tmpdir) != NULL;
@@ -548,6 +653,7 @@ int main(int argc, char** argv) {
   CHECK(rd_createContext(&ctx, NULL) == RD_OK);
   TEST_CASE(test_header_and_rows(ctx));
   TEST_CASE(test_stepping(ctx));
+  TEST_CASE(test_reactions_nrel(ctx));
   rd_destroyContext(&ctx);
   char path[600];
   const char* names[] = {"history.csv", "summary.json", ".history.csv.partial",

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # rodrigues run with output.vtk: every .vtu and the .pvd parse as XML (python3 minidom), one
-# frame per history row, the tip's section moment near zero; a failed run leaves no index.
+# frame (and one mechanism frame: the root joint) per history row, the tip's section moment near zero; a failed run leaves no index.
 # usage: test_vtk.sh RODRIGUES SOURCE_ROOT
 exe=$1
 src=$2
@@ -16,10 +16,15 @@ for f in "$out/a/results.pvd" "$out/a"/vtk/*.vtu; do
     python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$f"
 done
 rows=$(($(wc -l < "$out/a/history.csv") - 1))
-frames=$(ls "$out/a/vtk" | wc -l)
-sets=$(grep -c '<DataSet' "$out/a/results.pvd")
+frames=$(ls "$out/a/vtk" | grep -c '^results_')
+mechs=$(ls "$out/a/vtk" | grep -c '^mechanism_')
+sets=$(grep -c 'part="0"' "$out/a/results.pvd")
+msets=$(grep -c 'part="1"' "$out/a/results.pvd")
 check "one frame and data set per history row ($rows rows, $frames frames, $sets data sets)" \
   test "$rows" = "$frames" -a "$frames" = "$sets"
+# the cantilever's root is a joint: the mechanism part (tests/python/test_vtk.py reads it)
+check "one mechanism frame per row ($mechs frames, $msets data sets)" \
+  test "$rows" = "$mechs" -a "$mechs" = "$msets"
 check "section moments at the root and the tip" python3 - "$out/a/vtk/results_000001.vtu" <<'PY'
 import sys, xml.dom.minidom as m
 doc = m.parse(sys.argv[1])

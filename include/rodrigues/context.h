@@ -9,6 +9,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/status.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdContext_ rdContext;
 
 // Allocator used for every allocation the library makes. Functions receive `user`.
@@ -62,5 +66,9 @@ RD_API void rd_clearError(rdContext* ctx);
 
 // Version string of the library, e.g. "0.1.0".
 RD_API const char* rd_version(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_CONTEXT_H

@@ -6,6 +6,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Read the deck `path` into a new spec. `overrides` is an array of `noverride` strings
 // "KEY=VALUE" (as given to the CLI's --set): KEY is a dotted path into the deck, e.g.
 // "solver.time_step" or "nodes.top.position" (mapping keys and, for lists of named objects,
@@ -16,5 +20,9 @@
 // Errors found later by rd_compile carry the same FILE:LINE:COLUMN prefix.
 RD_API int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides,
                        int noverride, rdSpec** spec);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_DECK_H

@@ -15,6 +15,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // largest number of key points of a spline line
 #define RD_BEAM_LINE_MAX_POINTS 64
 
@@ -81,5 +85,9 @@ RD_API int rdu_beamLinePoint(const rdBeamLine* line, double s, double x[3], doub
 // q NULL).
 RD_API int rdu_beamLineNodes(const rdBeamLine* line, int n, const double twist[2], double* x,
                              double* q);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_GEOMETRY_H

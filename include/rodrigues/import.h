@@ -9,6 +9,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Read a BeamDyn (v5) driver file, the primary input file it names (relative to the driver's
 // directory) and the blade file the primary names (relative to the primary's directory) into a
 // new spec: one Legendre spectral beam element of order `order_elem` on rigid nodes named
@@ -29,5 +33,9 @@ RD_API int rd_importBeamDyn(rdContext* ctx, const char* driver, rdSpec** spec);
 // instead: rd_readDeck on it gives the same model (numbers are written to round-trip exactly).
 // Returns RD_OK, RD_ERR_ARG, RD_ERR_IO (also a write error on `out`) or RD_ERR_DECK.
 RD_API int rd_importBeamDynDeck(rdContext* ctx, const char* driver, FILE* out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_IMPORT_H

@@ -8,6 +8,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdModel_ rdModel;
 
 // time-stepping methods (option solver.method)
@@ -45,6 +49,10 @@ typedef struct rdModelInfo_ {
   int nbeam;        // beam elements (counted apart from nelement)
   const char* linear_solver;  // backend of the implicit methods ("klu", "umfpack", "cholmod",
                               // "dense"; solver.linear_solver = auto resolved), NULL otherwise
+  int nuser_element;          // user elements (rds_addUserElement; counted apart from nelement)
+  int noutput_reaction;       // joints whose reactions history.csv holds (rds_addOutputReaction)
+  int noutput_section;        // beam sections whose loads history.csv holds
+                              // (rds_addOutputSectionLoad)
 } rdModelInfo;
 
 // Compile a spec into an immutable model: resolve references, number DOFs and multipliers,
@@ -72,6 +80,16 @@ RD_API int rd_findNode(const rdModel* model, const char* name);
 // Index of output node `k` (0 <= k < noutput), or -1.
 RD_API int rd_outputNode(const rdModel* model, int k);
 
+// Joint index of output reaction `k` (0 <= k < noutput_reaction), or -1.
+RD_API int rd_outputReaction(const rdModel* model, int k);
+
+// Beam index and element fraction s of output section load `k` (0 <= k < noutput_section);
+// either output may be NULL. Returns RD_OK, RD_ERR_HANDLE or RD_ERR_ARG.
+RD_API int rd_outputSectionLoad(const rdModel* model, int k, int* beam, double* s);
+
+// Name of beam element `b` (0 <= b < nbeam, in the order added; NULL if out of range).
+RD_API const char* rd_beamName(const rdModel* model, int b);
+
 // Value of option `key` in text form, as compiled into the model. Returns RD_OK or RD_ERR_ARG.
 RD_API int rd_getOption(const rdModel* model, const char* key, char* buf, int size);
 
@@ -84,5 +102,9 @@ RD_API int rd_checkModel(const rdModel* model);
 
 // Print a one-screen summary of the model (counts, DOFs, method, options) to `out`.
 RD_API int rd_printModel(const rdModel* model, FILE* out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_MODEL_H

@@ -8,6 +8,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdHistory_ rdHistory;
 
 // Open DIR/history.csv for writing (as DIR/.history.csv.partial until closed) and write the
@@ -30,5 +34,9 @@ RD_API int rd_closeHistory(rdHistory** history, int commit);
 // statistics and `wall_time` (seconds, measured by the caller). Returns RD_OK or RD_ERR_IO.
 RD_API int rd_writeSummary(const rdModel* model, const rdData* data, const char* path,
                            double wall_time);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_OUTPUT_H

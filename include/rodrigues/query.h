@@ -7,6 +7,10 @@
 #include "rodrigues/model.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Reaction of joint `j` on its first node at the current state: the force (global) and the
 // moment about the node (global) that the joint's constraint forces apply to node[0]
 // (-B^T lambda restricted to that node; a point node gets a zero moment). The applied torque of
@@ -36,5 +40,19 @@ RD_API int rd_getRedundantConstraints(const rdModel* model, const rdData* data, 
 // a numerical status of the kernel.
 RD_API int rd_getBeamSectionForces(const rdModel* model, rdData* data, int b, int* nq, double* x,
                                    double* F);
+
+// Section loads of beam element `b` at the fraction s of the element (0 <= s <= 1, 0 at its
+// first node) for the current state: F (6: force N then moment M, in the section frame, elastic
+// plus damping), interpolated linearly in the element coordinate between the two neighbouring
+// quadrature points of rd_getBeamSectionForces (extrapolated beyond the first and the last), so
+// exact at a quadrature point (quadrature `stations`: the element ends and the stations) and for
+// loads linear along the element. The values history.csv writes for output.section_loads.
+// Uses the data's scratch (not its state). Returns RD_OK, RD_ERR_HANDLE, RD_ERR_ARG or a
+// numerical status of the kernel.
+RD_API int rd_getBeamSectionLoad(const rdModel* model, rdData* data, int b, double s, double F[6]);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_QUERY_H

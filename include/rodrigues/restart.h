@@ -6,6 +6,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // Write the complete state of `data` -- time, positions, rotations, velocities, accelerations,
 // the generalized-alpha auxiliary variable, multipliers, the stepper's own memory, statistics --
 // to `path`, atomically (a temporary file in the same directory, flushed, synced and renamed).
@@ -19,5 +23,9 @@ RD_API int rd_writeCheckpoint(const rdModel* model, const rdData* data, const ch
 // Returns RD_OK, RD_ERR_IO (unreadable, truncated or corrupt file) or RD_ERR_ARG (a checkpoint
 // of another model or method).
 RD_API int rd_readCheckpoint(const rdModel* model, rdData* data, const char* path);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_RESTART_H

@@ -7,6 +7,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/model.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdData_ rdData;
 
 // Counters kept in the data; read them with rd_getStats.
@@ -150,5 +154,9 @@ RD_API int rd_getStepCut(const rdData* data, int i, rdStepCut* cut);
 // rd_createData / rd_resetData (rd_copyData copies them; checkpoints do not carry them, while
 // rdStats.rejected_steps is restored). 0 for an invalid handle.
 RD_API int rd_stepCutCount(const rdData* data);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_SIMULATE_H

@@ -22,6 +22,10 @@
 #include "rodrigues/context.h"
 #include "rodrigues/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdSpec_ rdSpec;
 
 // node index meaning the fixed ground frame (in joints and springs)
@@ -459,5 +463,22 @@ RD_API int rd_optionList(int i, const char** key, const char** type, const char*
 // Add a node to the outputs (history.csv columns, summary). With no output node every node is
 // written. Returns RD_OK or RD_ERR_ARG.
 RD_API int rds_addOutputNode(rdSpec* spec, int node);
+
+// Add joint `joint` to the reactions written to history.csv: columns J.Fx J.Fy J.Fz J.Mx J.My
+// J.Mz for the joint named J, the force (global) and the moment about its first node (global)
+// of rd_getJointReaction. Written in the order added; adding one twice changes nothing.
+// Returns RD_OK or RD_ERR_ARG (index out of range).
+RD_API int rds_addOutputReaction(rdSpec* spec, int joint);
+
+// Add the section loads of beam element `beam` (its index, RD_OBJ_BEAM) at the fraction s of
+// the element (0 <= s <= 1, 0 at its first node) to history.csv: columns B@S.Nx B@S.Ny B@S.Nz
+// B@S.Mx B@S.My B@S.Mz for the beam named B and S printed with %g, the force N and moment M of
+// rd_getBeamSectionLoad (section frame). Written in the order added; adding one twice changes
+// nothing. Returns RD_OK or RD_ERR_ARG (index or s out of range).
+RD_API int rds_addOutputSectionLoad(rdSpec* spec, int beam, double s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_SPEC_H

@@ -5,6 +5,10 @@
 
 #include "rodrigues/export.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 // X(name, value, text): the one list that makes the enum and rd_statusString
 #define RD_STATUS_LIST(X)                                             \
   X(RD_OK, 0, "ok")                                                   \
@@ -35,5 +39,9 @@ RD_API const char* rd_statusString(int status);
 
 // Return the identifier of a status code, e.g. "RD_ERR_ARG" ("RD_UNKNOWN" for any other value).
 RD_API const char* rd_statusName(int status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_STATUS_H

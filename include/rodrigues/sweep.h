@@ -9,6 +9,10 @@
 #include "rodrigues/export.h"
 #include "rodrigues/simulate.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct rdSweep_ rdSweep;
 typedef struct rdCollector_ rdCollector;
 
@@ -141,5 +145,9 @@ RD_API int rd_writeSweepIndex(const rdSweep* sweep, const char* dir);
 // are doubles, others strings, and each quantity names them as its coordinates. Both files are
 // written under temporary names and renamed. Returns RD_OK, RD_ERR_IO or RD_ERR_NOMEM.
 RD_API int rd_writeSweepTables(const rdSweep* sweep, const rdCaseResult* results, const char* dir);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif  // RODRIGUES_SWEEP_H

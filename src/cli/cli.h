@@ -193,7 +193,8 @@ typedef struct convRun_ {
 
 // DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
 // DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it
-// for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, -1 (said on stderr) if not.
+// for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, 1 if gnuplot is not
+// installed, -1 if they could not be drawn (each said on stderr).
 int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
                         int nmethod, int nlevel);
 

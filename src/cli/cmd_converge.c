@@ -448,6 +448,17 @@ int cmd_converge(int argc, char** argv) {
   }
   printf("  q_ref = (%.17g, %.17g, %.17g, %.17g)\n  Pi_ref = (%.17g, %.17g, %.17g)\n\n", qref[0],
          qref[1], qref[2], qref[3], Piref[0], Piref[1], Piref[2]);
+  // a node without a rigid body (a beam node, a prescribed root) has no body angular momentum:
+  // there is nothing to study there
+  if (Piref[0] == 0 && Piref[1] == 0 && Piref[2] == 0) {
+    fprintf(stderr,
+            "rodrigues converge: the body angular momentum of the compared node is exactly zero "
+            "in the reference: the node carries no rigid body (a beam node, a prescribed node), "
+            "so the study of R and Pi has nothing to compare; choose a node with a rigid body "
+            "with --node NAME\n");
+    code = CLI_USAGE;
+    goto done;
+  }
 
   // the study
   printf("%-12s %10s %11s %11s %8s %8s %9s %10s %9s\n", "method", "dt", "err_R", "err_Pi",
@@ -490,12 +501,10 @@ int cmd_converge(int argc, char** argv) {
   }
   printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed, dir);
   fflush(stdout);
-  if (cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel) == 0) {
-    printf(", convergence.png, convergence.svg\n");
-  } else {
-    printf("\n");
-  }
-  code = CLI_OK;
+  int plot = cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel);
+  printf(plot == 0 ? ", convergence.png, convergence.svg\n" : "\n");
+  // gnuplot missing: the CSV is the result; gnuplot failing: an output that was not written
+  code = plot < 0 ? CLI_IO : CLI_OK;
 done:
   free(csv);
   free(dir);

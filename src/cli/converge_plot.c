@@ -167,6 +167,7 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
             "rodrigues converge: gnuplot not found in PATH: no plots drawn "
             "(the script is %s)\n",
             gp);
+    ret = 1;
     goto done;
   }
   fflush(stdout);

@@ -225,12 +225,32 @@ static int set_option(rdDeck* dk, const char* section, struct fy_node* k, struct
 }
 
 
-// the option keys of `section` without the prefix, plus `extra` (may be NULL), or with `renamed`
-// their old names (rd_optionDeprecated); NULL-terminated
-static const char** section_keys(rdDeck* dk, const char* section, const char* extra, int renamed) {
+// keys of the output section that are lists, not options (read after the objects)
+static const char* const output_lists[] = {"nodes", "reactions", "section_loads", NULL};
+
+
+// 1 if `key` is one of output_lists
+static int is_output_list(const char* key) {
+  for (int i = 0; output_lists[i]; i++) {
+    if (!strcmp(key, output_lists[i])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+// the option keys of `section` without the prefix, plus the NULL-terminated `extra` (may be
+// NULL), or with `renamed` their old names (rd_optionDeprecated); NULL-terminated
+static const char** section_keys(rdDeck* dk, const char* section, const char* const* extra,
+                                 int renamed) {
   int nopt =
       renamed ? rd_optionDeprecated(0, NULL, NULL) : rd_optionList(0, NULL, NULL, NULL, NULL);
-  const char** keys = rd_alloc(dk->ctx, sizeof(char*) * (size_t)(nopt + 2));
+  int nextra = 0;
+  while (extra && extra[nextra]) {
+    nextra++;
+  }
+  const char** keys = rd_alloc(dk->ctx, sizeof(char*) * (size_t)(nopt + nextra + 1));
   if (!keys) {
     return NULL;
   }
@@ -247,15 +267,16 @@ static const char** section_keys(rdDeck* dk, const char* section, const char* ex
       keys[n++] = key + len + 1;
     }
   }
-  if (extra && !renamed) {
-    keys[n++] = extra;
+  for (int i = 0; i < nextra && !renamed; i++) {
+    keys[n++] = extra[i];
   }
   keys[n] = NULL;
   return keys;
 }
 
 
-// an option section: every key is an option "<section>.<key>"; output.nodes is read later
+// an option section: every key is an option "<section>.<key>"; the lists of the output section
+// (nodes, reactions, section_loads) are read later
 static int read_option_section(rdDeck* dk, struct fy_node* root, const char* section) {
   struct fy_node* k = NULL;
   struct fy_node* map = rd_deckLookup(root, section, &k);
@@ -263,7 +284,7 @@ static int read_option_section(rdDeck* dk, struct fy_node* root, const char* sec
     return RD_OK;
   }
   int is_output = !strcmp(section, "output");
-  const char** keys = section_keys(dk, section, is_output ? "nodes" : NULL, 0);
+  const char** keys = section_keys(dk, section, is_output ? output_lists : NULL, 0);
   const char** old = keys ? section_keys(dk, section, NULL, 1) : NULL;
   int st = old ? rd_deckCheckMapRenamed(dk, map, section, keys, old) : RD_ERR_NOMEM;
   rd_free(dk->ctx, (void*)keys);
@@ -272,7 +293,7 @@ static int read_option_section(rdDeck* dk, struct fy_node* root, const char* sec
   struct fy_node_pair* p;
   while (st == RD_OK && (p = fy_node_mapping_iterate(map, &it))) {
     struct fy_node* key = fy_node_pair_key(p);
-    if (!(is_output && !strcmp(fy_node_get_scalar0(key), "nodes"))) {
+    if (!(is_output && is_output_list(fy_node_get_scalar0(key)))) {
       st = set_option(dk, section, key, fy_node_pair_value(p));
     }
   }
@@ -285,6 +306,59 @@ static int output_node(rdDeck* dk, struct fy_node* item) {
   int st = rd_deckNodeRef(dk, item, "nodes", 0, &node);
   if (st == RD_OK) {
     st = rds_addOutputNode(dk->spec, node);
+    if (st < 0) {
+      return rd_deckRelay(dk, item, st);
+    }
+  }
+  return st;
+}
+
+
+// the index of the object of `kind` named by the scalar v (a joint or a beam), or an error
+static int object_ref(rdDeck* dk, struct fy_node* v, rdObjKind kind, const char* what, int* out) {
+  const char* name = fy_node_is_scalar(v) ? fy_node_get_scalar0(v) : NULL;
+  if (!name || rd_deckIsNull(v)) {
+    return rd_deckError(dk, v, "'%s' must be a %s name", what, what);
+  }
+  *out = rds_find(dk->spec, kind, name);
+  return *out >= 0 ? RD_OK : rd_deckError(dk, v, "undefined %s '%s'", what, name);
+}
+
+
+// output.reactions: joint names
+static int output_reaction(rdDeck* dk, struct fy_node* item) {
+  int joint;
+  int st = object_ref(dk, item, RD_OBJ_JOINT, "joint", &joint);
+  if (st == RD_OK) {
+    st = rds_addOutputReaction(dk->spec, joint);
+    if (st < 0) {
+      return rd_deckRelay(dk, item, st);
+    }
+  }
+  return st;
+}
+
+
+// output.section_loads: {beam: NAME, s: FRACTION}
+static int output_section(rdDeck* dk, struct fy_node* item) {
+  static const char* const keys[] = {"beam", "s", NULL};
+  int st = rd_deckCheckMap(dk, item, "a section load", keys);
+  int beam = -1;
+  double s = 0;
+  if (st == RD_OK) {
+    struct fy_node* v = rd_deckLookup(item, "beam", NULL);
+    st = v ? object_ref(dk, v, RD_OBJ_BEAM, "beam", &beam)
+           : rd_deckError(dk, item, "a section load needs 'beam'");
+  }
+  if (st == RD_OK) {
+    st = rd_deckGetReal(dk, item, "s", 1, &s);
+    st = st < 0 ? st : RD_OK;
+  }
+  if (st == RD_OK && !(s >= 0 && s <= 1)) {
+    st = rd_deckError(dk, rd_deckLookup(item, "s", NULL), "'s' must be in [0, 1], got %g", s);
+  }
+  if (st == RD_OK) {
+    st = rds_addOutputSectionLoad(dk->spec, beam, s);
     if (st < 0) {
       return rd_deckRelay(dk, item, st);
     }
@@ -361,6 +435,12 @@ static int read_root(rdDeck* dk) {
   }
   if (st == RD_OK) {
     st = rd_deckEach(dk, rd_deckLookup(root, "output", NULL), "nodes", output_node);
+  }
+  if (st == RD_OK) {
+    st = rd_deckEach(dk, rd_deckLookup(root, "output", NULL), "reactions", output_reaction);
+  }
+  if (st == RD_OK) {
+    st = rd_deckEach(dk, rd_deckLookup(root, "output", NULL), "section_loads", output_section);
   }
   return st;
 }

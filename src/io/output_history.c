@@ -5,13 +5,21 @@
 #include <string.h>
 
 #include "rodrigues/output.h"
+#include "rodrigues/query.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/io/history_row.h"
 #include "src/model/data_impl.h"
+#include "src/model/model_impl.h"
+#include "src/sim/query_beam.h"
 
 // bytes of the stdio buffer, allocated once through the context allocator
 #define HISTORY_BUFSIZE 65536
+
+// after the columns of history_row.h: the joint reactions and beam section loads the model
+// names (output.reactions, output.section_loads), 6 columns each
+static const char* const reaction_columns[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+static const char* const section_columns[6] = {"Nx", "Ny", "Nz", "Mx", "My", "Mz"};
 
 struct rdHistory_ {
   uint32_t magic;
@@ -19,7 +27,8 @@ struct rdHistory_ {
   const rdModel* model;
   FILE* f;
   char* buf;      // stdio buffer (HISTORY_BUFSIZE)
-  double* row;    // one row's values (rd_historyColumnCount)
+  double* row;    // one row's values (rd_historyColumnCount), then 6 per reaction and section
+  double* swork;  // beam section loads: residual and kernel workspace (output.section_loads)
   char* partial;  // DIR/.history.csv.partial
   char* final;    // DIR/history.csv
   int failed;     // a write failed: the file can no longer be committed
@@ -75,6 +84,7 @@ static void free_history(rdHistory* h) {
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
   rd_free(ctx, h->row);
+  rd_free(ctx, h->swork);
   h->magic = 0;
   rd_free(ctx, h);
 }
@@ -99,8 +109,12 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   h->model = model;
   h->final = join_path(ctx, dir, "history.csv");
   h->buf = rd_alloc(ctx, HISTORY_BUFSIZE);
-  h->row = rd_alloc(ctx, sizeof(double) * (size_t)rd_historyColumnCount(model));
-  if (!h->final || !h->buf || !h->row) {
+  size_t nextra = 6 * (size_t)(model->nout_reaction + model->nout_section);
+  h->row = rd_alloc(ctx, sizeof(double) * ((size_t)rd_historyColumnCount(model) + nextra));
+  if (model->nout_section > 0) {
+    h->swork = rd_alloc(ctx, sizeof(double) * rd_beamSectionWork(model, model->nbeam, NULL, NULL));
+  }
+  if (!h->final || !h->buf || !h->row || (model->nout_section > 0 && !h->swork)) {
     free_history(h);
     return RD_ERR_NOMEM;
   }
@@ -123,8 +137,23 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   }
   fputs(
       ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
-      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
+      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations",
       h->f);
+  for (int k = 0; k < model->nout_reaction; k++) {
+    for (int c = 0; c < 6; c++) {
+      put_field(h->f, model->joint[model->out_reaction[k]].def.name, reaction_columns[c]);
+    }
+  }
+  for (int k = 0; k < model->nout_section; k++) {
+    // "BEAM@S": the beam's name and the element fraction
+    char name[512];
+    snprintf(name, sizeof(name), "%s@%g", model->beam[model->out_section_beam[k]].def.name,
+             model->out_section_s[k]);
+    for (int c = 0; c < 6; c++) {
+      put_field(h->f, name, section_columns[c]);
+    }
+  }
+  fputc('\n', h->f);
   if (ferror(h->f)) {
     int st = io_error(ctx, h->partial, errno ? errno : EIO);
     fclose(h->f);
@@ -154,14 +183,34 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
   if (st != RD_OK) {
     return st;
   }
-  FILE* f = h->f;
   int ncol = rd_historyColumnCount(model);
+  double* extra = h->row + ncol;
+  for (int k = 0; k < model->nout_reaction && st == RD_OK; k++, extra += 6) {
+    st = rd_getJointReaction(model, data, model->out_reaction[k], extra, extra + 3);
+  }
+  for (int k = 0; k < model->nout_section && st == RD_OK; k++, extra += 6) {
+    int b = model->out_section_beam[k];
+    double* r = h->swork;
+    if (rd_beamSectionLoadIn(model, data, b, model->out_section_s[k], r,
+                             r + 6 * (size_t)model->beam[b].def.nnode, extra) != RD_OK) {
+      st = RD_ERROR(ctx, RD_ERR_NUMERIC, "history: beam '%s': section loads failed",
+                    model->beam[b].def.name);
+    }
+  }
+  if (st != RD_OK) {
+    return st;
+  }
+  FILE* f = h->f;
   errno = 0;
   fprintf(f, "%.17g", h->row[0]);
   for (int k = 1; k < ncol - 1; k++) {
     fprintf(f, ",%.17g", h->row[k]);
   }
-  fprintf(f, ",%d\n", (int)h->row[ncol - 1]);  // newton_iterations
+  fprintf(f, ",%d", (int)h->row[ncol - 1]);  // newton_iterations
+  for (int k = ncol; k < ncol + 6 * (model->nout_reaction + model->nout_section); k++) {
+    fprintf(f, ",%.17g", h->row[k]);
+  }
+  fputc('\n', f);
   if (ferror(f)) {
     h->failed = 1;
     return io_error(ctx, h->partial, errno ? errno : EIO);

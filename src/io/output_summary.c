@@ -46,10 +46,12 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
   rd_jsonNumber(f, d->s.t);
   fputs(",\n", f);
 
+  // elements of every kind; beams and user elements also on their own
   fprintf(f,
-          "  \"counts\": {\"nodes\": %d, \"elements\": %d, \"joints\": %d, \"dofs\": %d, "
-          "\"constraints\": %d},\n",
-          m->nnode, m->nelem, m->njoint, m->ndof, m->nconstraint);
+          "  \"counts\": {\"nodes\": %d, \"elements\": %d, \"beams\": %d, \"user_elements\": %d, "
+          "\"joints\": %d, \"dofs\": %d, \"constraints\": %d},\n",
+          m->nnode, m->nelem + m->nbeam + m->nuser, m->nbeam, m->nuser, m->njoint, m->ndof,
+          m->nconstraint);
 
   // redundant constraint equations removed (as chosen for the last step), equations from 1
   fputs("  \"removed_constraints\": [", f);

@@ -11,6 +11,7 @@
 #include "rodrigues/output_vtk.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/io/vtk_mechanism.h"
 #include "src/math/vec3.h"
 #include "src/model/data_impl.h"
 #include "src/model/model_impl.h"
@@ -41,6 +42,9 @@ struct rdVtk_ {
   double* work;           // beam evaluation: r and kernel workspace (rd_beamSectionWork), then F
   size_t work_f;          // offset of F (quadrature points x 6) in work
   double* nodeF;          // nnode x 6 interpolated section forces
+  rdVtkMechanism* mech;   // rigid bodies and joints (NULL: the model has none)
+  char* mframe;           // DIR/vtk/mechanism_NNNNNN.vtu (rewritten per frame)
+  char* mframe_tmp;       // DIR/vtk/.mechanism_NNNNNN.vtu.partial
 };
 
 
@@ -63,37 +67,33 @@ static void free_vtk(rdVtk* v) {
   rd_free(ctx, v->tw);
   rd_free(ctx, v->work);
   rd_free(ctx, v->nodeF);
+  rd_free(ctx, v->mframe);
+  rd_free(ctx, v->mframe_tmp);
+  rd_vtkMechanismDestroy(ctx, &v->mech);
   v->magic = 0;
   rd_free(ctx, v);
 }
 
 
-// frame k's final and partial names
+// frame k's final and partial names (and the mechanism's)
 static void frame_names(rdVtk* v, int k) {
   sprintf(v->frame, "%s/results_%06d.vtu", v->dir, k);
   sprintf(v->frame_tmp, "%s/.results_%06d.vtu.partial", v->dir, k);
+  if (v->mech) {
+    sprintf(v->mframe, "%s/mechanism_%06d.vtu", v->dir, k);
+    sprintf(v->mframe_tmp, "%s/.mechanism_%06d.vtu.partial", v->dir, k);
+  }
 }
 
 
 // interpolation of quadrature-point values to the element nodes: linear in xi between the
 // neighbouring points, extrapolated beyond the first and last
 static void node_weights(const rdBeam* b, int* g0, double* tw) {
-  int n = rd_beamNodes(b), nq = rd_beamQuadPoints(b);
+  int n = rd_beamNodes(b);
   double xn[RD_BEAM_MAX_NODES];
   rd_gaussLobatto(n, xn);
   for (int k = 0; k < n; k++) {
-    if (nq == 1) {
-      g0[k] = 0;
-      tw[k] = 0;
-      continue;
-    }
-    int g = 0;
-    while (g < nq - 2 && rd_beamQuadXi(b, g + 1) < xn[k]) {
-      g++;
-    }
-    double a = rd_beamQuadXi(b, g), c = rd_beamQuadXi(b, g + 1);
-    g0[k] = g;
-    tw[k] = (xn[k] - a) / (c - a);
+    rd_beamQuadInterp(b, xn[k], g0 + k, tw + k);
   }
 }
 
@@ -133,8 +133,18 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
   v->tw = rd_alloc(ctx, sizeof(double) * ((size_t)nbn + 1));
   v->work = rd_alloc(ctx, sizeof(double) * (v->work_f + 6 * (size_t)maxq + 1));
   v->nodeF = rd_alloc(ctx, sizeof(double) * (6 * (size_t)nnode + 1));
+  int st = rd_vtkMechanismCreate(m, &v->mech);
+  if (st != RD_OK) {
+    free_vtk(v);
+    return st;
+  }
+  if (v->mech) {
+    v->mframe = rd_alloc(ctx, dl + 48);
+    v->mframe_tmp = rd_alloc(ctx, dl + 48);
+  }
   if (!v->pvd_path || !v->dir || !v->frame || !v->frame_tmp || !v->buf || !v->inbeam ||
-      !v->ncount || !v->g0 || !v->tw || !v->work || !v->nodeF) {
+      !v->ncount || !v->g0 || !v->tw || !v->work || !v->nodeF ||
+      (v->mech && (!v->mframe || !v->mframe_tmp))) {
     free_vtk(v);
     return RD_ERR_NOMEM;
   }
@@ -160,7 +170,7 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
   if (mkdir(v->dir, 0777) == 0) {
     v->made_dir = 1;
   } else if (errno != EEXIST) {
-    int st = io_error(ctx, v->dir, errno);
+    st = io_error(ctx, v->dir, errno);
     free_vtk(v);
     return st;
   }
@@ -318,6 +328,37 @@ static void write_frame(FILE* f, const rdVtk* v, const rdModel* m, const rdData*
 }
 
 
+// write one file of the frame (mech: the mechanism's, else the nodes and beams) as `tmp`,
+// flushed, synced and renamed to `final`; a failure marks the series failed
+static int write_file(rdVtk* v, const char* tmp, const char* final, const rdModel* m,
+                      const rdData* d, int mech) {
+  FILE* f = fopen(tmp, "wb");
+  if (!f) {
+    v->failed = 1;
+    return io_error(v->ctx, tmp, errno);
+  }
+  setvbuf(f, v->buf, _IOFBF, VTK_BUFSIZE);
+  if (mech) {
+    rd_vtkMechanismWrite(f, v->mech, m, d);
+  } else {
+    write_frame(f, v, m, d);
+  }
+  int bad = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
+  int err = errno;
+  if (fclose(f) != 0 && !bad) {
+    bad = 1;
+    err = errno;
+  }
+  if (bad || rename(tmp, final) != 0) {
+    err = bad ? err : errno;
+    remove(tmp);
+    v->failed = 1;
+    return io_error(v->ctx, final, err);
+  }
+  return RD_OK;
+}
+
+
 int rd_writeVtk(rdVtk* v, const rdModel* m, const rdData* d) {
   if (!v || v->magic != RD_MAGIC_VTK || !rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
     return RD_ERR_HANDLE;
@@ -333,28 +374,24 @@ int rd_writeVtk(rdVtk* v, const rdModel* m, const rdData* d) {
     return st;
   }
   frame_names(v, v->nframe);
-  FILE* f = fopen(v->frame_tmp, "wb");
-  if (!f) {
-    v->failed = 1;
-    return io_error(v->ctx, v->frame_tmp, errno);
+  st = write_file(v, v->frame_tmp, v->frame, m, d, 0);
+  if (st == RD_OK && v->mech) {
+    st = write_file(v, v->mframe_tmp, v->mframe, m, d, 1);
+    if (st != RD_OK) {
+      remove(v->frame);  // the frame goes with its mechanism
+    }
   }
-  setvbuf(f, v->buf, _IOFBF, VTK_BUFSIZE);
-  write_frame(f, v, m, d);
-  int bad = ferror(f) || fflush(f) != 0 || fsync(fileno(f)) != 0;
-  int err = errno;
-  if (fclose(f) != 0 && !bad) {
-    bad = 1;
-    err = errno;
-  }
-  if (bad || rename(v->frame_tmp, v->frame) != 0) {
-    err = bad ? err : errno;
-    remove(v->frame_tmp);
-    v->failed = 1;
-    return io_error(v->ctx, v->frame, err);
+  if (st != RD_OK) {
+    return st;
   }
   v->nframe++;
   fprintf(v->pvd, "    <DataSet timestep=\"%.17g\" part=\"0\" file=\"vtk/results_%06d.vtu\"/>\n",
           rd_time(d), v->nframe - 1);
+  if (v->mech) {
+    fprintf(v->pvd,
+            "    <DataSet timestep=\"%.17g\" part=\"1\" file=\"vtk/mechanism_%06d.vtu\"/>\n",
+            rd_time(d), v->nframe - 1);
+  }
   if (ferror(v->pvd)) {
     v->failed = 1;
     return io_error(v->ctx, v->pvd_tmp, errno);
@@ -382,6 +419,9 @@ int rd_closeVtk(rdVtk** pv, int commit) {
     for (int k = 0; k < v->nframe; k++) {
       frame_names(v, k);
       remove(v->frame);
+      if (v->mech) {
+        remove(v->mframe);
+      }
     }
     if (v->made_dir) {
       rmdir(v->dir);

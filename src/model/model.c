@@ -84,6 +84,9 @@ void rd_modelFree(rdModel* m) {
   rd_free(ctx, m->load);
   rd_free(ctx, m->torque);
   rd_free(ctx, m->out_node);
+  rd_free(ctx, m->out_reaction);
+  rd_free(ctx, m->out_section_beam);
+  rd_free(ctx, m->out_section_s);
   m->magic = 0;
   rd_free(ctx, m);
 }
@@ -109,6 +112,9 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->noutput = m->nout;
   info->method = m->opt.method;
   info->nbeam = m->nbeam;
+  info->nuser_element = m->nuser;
+  info->noutput_reaction = m->nout_reaction;
+  info->noutput_section = m->nout_section;
   info->linear_solver = m->pattern ? rd_optionValueName("solver.linear_solver", m->linsol) : NULL;
   return RD_OK;
 }
@@ -148,6 +154,39 @@ int rd_outputNode(const rdModel* m, int k) {
     return -1;
   }
   return m->out_node[k];
+}
+
+
+int rd_outputReaction(const rdModel* m, int k) {
+  if (!rd_modelValid(m) || k < 0 || k >= m->nout_reaction) {
+    return -1;
+  }
+  return m->out_reaction[k];
+}
+
+
+int rd_outputSectionLoad(const rdModel* m, int k, int* beam, double* s) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (k < 0 || k >= m->nout_section) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_outputSectionLoad: index %d out of range", k);
+  }
+  if (beam) {
+    *beam = m->out_section_beam[k];
+  }
+  if (s) {
+    *s = m->out_section_s[k];
+  }
+  return RD_OK;
+}
+
+
+const char* rd_beamName(const rdModel* m, int b) {
+  if (!rd_modelValid(m) || b < 0 || b >= m->nbeam) {
+    return NULL;
+  }
+  return m->beam[b].def.name;
 }
 
 
@@ -237,9 +276,11 @@ int rd_printModel(const rdModel* m, FILE* out) {
     npoint += m->node_kind[i] == RD_NODE_POINT;
   }
   fprintf(out, "nodes        %d (%d rigid, %d point)\n", m->nnode, m->nnode - npoint, npoint);
-  fprintf(out, "elements     %d (rigid bodies %d, point masses %d, springs %d, bushings %d)\n",
-          m->nelem, counts[RD_ELEM_RIGID_BODY], counts[RD_ELEM_POINT_MASS], counts[RD_ELEM_SPRING],
-          counts[RD_ELEM_BUSHING]);
+  fprintf(out,
+          "elements     %d (rigid bodies %d, point masses %d, springs %d, bushings %d, beams %d, "
+          "user %d)\n",
+          m->nelem + m->nbeam + m->nuser, counts[RD_ELEM_RIGID_BODY], counts[RD_ELEM_POINT_MASS],
+          counts[RD_ELEM_SPRING], counts[RD_ELEM_BUSHING], m->nbeam, m->nuser);
   fprintf(out, "joints       %d (%d constraint equations)\n", m->njoint, m->nconstraint);
   fprintf(out, "loads        %d nodal, %d torque laws, %d time functions\n", m->nload, m->ntorque,
           m->ntimefn);

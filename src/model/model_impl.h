@@ -108,6 +108,11 @@ struct rdModel_ {
 
   int nout;
   int* out_node;  // nout
+  int nout_reaction;
+  int* out_reaction;  // nout_reaction joint indices (history.csv reaction columns)
+  int nout_section;
+  int* out_section_beam;  // nout_section beam indices (history.csv section load columns)
+  double* out_section_s;  // nout_section span fractions of the element
 
   struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
   int linsol;                  // its linear-solver backend, `auto` resolved (rd_linsolChoose)

@@ -82,6 +82,9 @@ static const optEntry table[] = {
      "OMP_NUM_THREADS); results do not depend on it"},
     {"output.netcdf", OPT_BOOL, OFF(output_netcdf), 0, 1, 0, bool_names, "false",
      "also write DIR/history.nc (NetCDF-4: node states, joint reactions, energies)"},
+    {"output.netcdf_deflate", OPT_INT, OFF(output_netcdf_deflate), 0, 9, 0, NULL, "4",
+     "history.nc: zlib deflate level of the numeric variables, with the shuffle filter "
+     "(0: uncompressed)"},
     {"output.vtk", OPT_BOOL, OFF(output_vtk), 0, 1, 0, bool_names, "false",
      "also write DIR/results.pvd and DIR/vtk/*.vtu (ParaView: nodes, beams, section forces)"},
     {"output.every", OPT_INT, OFF(output_every), 1, 1000000000, 0, NULL, "1",

@@ -28,14 +28,15 @@ typedef enum rdRedundantMode_ {
 
 // options shared by every stepper live first; method-specific ones follow
 typedef struct rdOptions_ {
-  int method;         // rdMethod
-  double start_time;  // s
-  double time_step;   // s, > 0
-  double final_time;  // s, >= start_time
-  int max_step_cuts;  // times a step may be halved after a recoverable failure
-  int output_every;   // steps between history rows
-  int output_netcdf;  // also write history.nc (CLI)
-  int output_vtk;     // also write results.pvd and vtk/*.vtu (CLI)
+  int method;                 // rdMethod
+  double start_time;          // s
+  double time_step;           // s, > 0
+  double final_time;          // s, >= start_time
+  int max_step_cuts;          // times a step may be halved after a recoverable failure
+  int output_every;           // steps between history rows
+  int output_netcdf;          // also write history.nc (CLI)
+  int output_netcdf_deflate;  // history.nc: deflate level 0..9 (0: none), shuffle when > 0
+  int output_vtk;             // also write results.pvd and vtk/*.vtu (CLI)
   // newton (implicit steppers, static)
   int max_iter;          // Newton iterations per step
   double atol;           // Arnold-Hante absolute tolerance

@@ -133,6 +133,8 @@ void rd_destroySpec(rdSpec** spec) {
   }
   rd_free(ctx, s->beams.items);
   rd_free(ctx, s->outputs.items);
+  rd_free(ctx, s->out_reactions.items);
+  rd_free(ctx, s->out_sections.items);
   s->magic = 0;
   rd_free(ctx, s);
   *spec = NULL;
@@ -946,5 +948,44 @@ int rds_addOutputNode(rdSpec* s, int node) {
     }
   }
   int idx = vec_push(s->ctx, &s->outputs, &node, sizeof(int));
+  return idx < 0 ? idx : RD_OK;
+}
+
+
+int rds_addOutputReaction(rdSpec* s, int joint) {
+  if (!spec_valid(s)) {
+    return RD_ERR_HANDLE;
+  }
+  if (joint < 0 || joint >= s->joints.count) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "output reaction: joint index %d out of range", joint);
+  }
+  for (int i = 0; i < s->out_reactions.count; i++) {
+    if (ITEM(s->out_reactions, int, i) == joint) {
+      return RD_OK;
+    }
+  }
+  int idx = vec_push(s->ctx, &s->out_reactions, &joint, sizeof(int));
+  return idx < 0 ? idx : RD_OK;
+}
+
+
+int rds_addOutputSectionLoad(rdSpec* s, int beam, double span) {
+  if (!spec_valid(s)) {
+    return RD_ERR_HANDLE;
+  }
+  if (beam < 0 || beam >= s->beams.count) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "output section load: beam index %d out of range", beam);
+  }
+  if (!(span >= 0 && span <= 1)) {
+    return RD_ERROR(s->ctx, RD_ERR_ARG, "output section load: s must be in [0, 1], got %g", span);
+  }
+  for (int i = 0; i < s->out_sections.count; i++) {
+    const rdOutputSection* o = &ITEM(s->out_sections, rdOutputSection, i);
+    if (o->beam == beam && o->s == span) {
+      return RD_OK;
+    }
+  }
+  rdOutputSection o = {beam, span};
+  int idx = vec_push(s->ctx, &s->out_sections, &o, sizeof(o));
   return idx < 0 ? idx : RD_OK;
 }

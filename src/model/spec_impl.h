@@ -34,6 +34,12 @@ typedef struct rdVec_ {
   int capacity;
 } rdVec;
 
+// a beam section whose loads go to the history: beam index, span fraction of the element
+typedef struct rdOutputSection_ {
+  int beam;
+  double s;
+} rdOutputSection;
+
 struct rdSpec_ {
   uint32_t magic;
   rdContext* ctx;
@@ -44,6 +50,8 @@ struct rdSpec_ {
   rdVec timefns;                // rdTimeFnDef (name, expression, t, y copied)
   rdVec torques;                // rdTorqueLawDef (name, expressions copied)
   rdVec outputs;                // int node indices
+  rdVec out_reactions;          // int joint indices (history.csv reaction columns)
+  rdVec out_sections;           // rdOutputSection (history.csv section load columns)
   rdVec callbacks;              // rdLoadCallbackDef (name, nodes copied)
   rdVec users;                  // rdUserElementDef (name, nodes copied)
   rdVec beams;                  // rdBeamDef (name, nodes, station, stiffness, mass copied)

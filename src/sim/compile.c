@@ -747,6 +747,23 @@ static int compile_outputs(const rdSpec* s, rdModel* m) {
   for (int i = 0; i < n; i++) {
     m->out_node[i] = s->outputs.count ? ITEM(s->outputs, int, i) : i;
   }
+  // reactions and section loads for the history (indices checked by rds_addOutput*)
+  m->nout_reaction = s->out_reactions.count;
+  m->nout_section = s->out_sections.count;
+  m->out_reaction = rd_calloc(m->ctx, (size_t)m->nout_reaction + 1, sizeof(int));
+  m->out_section_beam = rd_calloc(m->ctx, (size_t)m->nout_section + 1, sizeof(int));
+  m->out_section_s = rd_calloc(m->ctx, (size_t)m->nout_section + 1, sizeof(double));
+  if (!m->out_reaction || !m->out_section_beam || !m->out_section_s) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < m->nout_reaction; i++) {
+    m->out_reaction[i] = ITEM(s->out_reactions, int, i);
+  }
+  for (int i = 0; i < m->nout_section; i++) {
+    const rdOutputSection* o = &ITEM(s->out_sections, rdOutputSection, i);
+    m->out_section_beam[i] = o->beam;
+    m->out_section_s[i] = o->s;
+  }
   return RD_OK;
 }
 
