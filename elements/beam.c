@@ -28,6 +28,7 @@
 #include "src/math/blk.h"
 #include "src/math/quat.h"
 #include "src/math/quatmap.h"
+#include "src/math/simd.h"
 #include "src/math/vec3.h"
 
 struct rdBeam_ {
@@ -155,6 +156,27 @@ static void wm_to_quat(double q[4], const double c[3]) {
     q[1 + i] = c[i] / (2 * (1 + t2));
   }
 }
+
+// nodal values the section inputs interpolate, per node (q, qd, qdd, x, xd, xdd, 0, 0, 0)
+enum { NV = 24 };
+
+
+// the section inputs' sums at one point: sv = sum_k phi_k nv_k, sd = sum_k phi'_k nv_k (NV
+// values each, six rdV4, in the order of the nodes)
+RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
+                                   const double (*nv)[NV], double* sv, double* sd) {
+  for (int i = 0; i < NV; i += 4) {
+    rdV4 v = V4ZERO, d = V4ZERO;
+    for (int k = 0; k < n; k++) {
+      rdV4 x = V4LD(nv[k] + i);
+      v += phi[k] * x;
+      d += dphi[k] * x;
+    }
+    V4ST(sv + i, v);
+    V4ST(sd + i, d);
+  }
+}
+
 
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
@@ -320,15 +342,18 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       }
     }
     // reference strains: the same formulas at the initial configuration
+    // (the sums as rd_beamEval forms them, so that the reference state has the same bits)
     rdSectionIn s;
     memset(&s, 0, sizeof(s));
+    double nv0[RD_BEAM_MAX_NODES][NV] = {{0}}, sv[NV], sd[NV];
     for (int k = 0; k < n; k++) {
-      for (int j = 0; j < 4; j++) {
-        s.p[j] += phi[k] * q0[4 * k + j];
-        s.p1[j] += dphi[k] * q0[4 * k + j];
-      }
-      v3_axpy(s.x1, dphi[k], def->x0 + 3 * k);
+      memcpy(nv0[k], q0 + 4 * k, 4 * sizeof(double));
+      v3_copy(nv0[k] + 12, def->x0 + 3 * k);
     }
+    interp_point(n, phi, dphi, (const double(*)[NV])nv0, sv, sd);
+    memcpy(s.p, sv, 4 * sizeof(double));
+    memcpy(s.p1, sd, 4 * sizeof(double));
+    v3_copy(s.x1, sd + 12);
     double R[9], n2 = q4_dot(s.p, s.p), L[12];
     rdu_quatToMat(R, s.p);
     m3_tmulv(b->G0 + 3 * g, R, s.x1);
@@ -438,8 +463,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   }
   align(n, qin, w->qn);
   // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW; the nodal
-  // values the section inputs interpolate, nv[k] = (q, qd, qdd, x, xd, xdd, 0, 0, 0)
-  enum { NV = 24 };
+  // values the section inputs interpolate, nv[k] (NV)
   double nv[RD_BEAM_MAX_NODES][NV];
   for (int k = 0; k < n; k++) {
     const double* qk = w->qn + 4 * k;
@@ -497,13 +521,8 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
     // the section inputs: sums of the nodal values with phi and phi'
-    double sv[NV] = {0}, sd[NV] = {0};
-    for (int k = 0; k < n; k++) {
-      for (int i = 0; i < NV; i++) {
-        sv[i] += phi[k] * nv[k][i];
-        sd[i] += dphi[k] * nv[k][i];
-      }
-    }
+    double sv[NV], sd[NV];
+    interp_point(n, phi, dphi, (const double(*)[NV])nv, sv, sd);
     rdSectionIn s;
     memcpy(s.p, sv, 4 * sizeof(double));
     memcpy(s.p1, sd, 4 * sizeof(double));
