@@ -22,9 +22,8 @@
 //    element, h = 0.005), input/beam/composite_robust.yaml (one 15-node element), both to t = 1,
 //    and input/beam/nrel5mw_rotating.yaml (NREL 5-MW blade, one 6-node element, 49-station
 //    quadrature, h = 0.002) to t = 1: microseconds per step, Newton iterations per step, phases,
-//    the tip difference between the two Newton variants, and the ratios to the figures of
-//    issue 5 for this machine (Kynema about 127 us and BeamDyn about 250 us per step on the
-//    composite case, BeamDyn about 1.2 ms per step on the NREL case; quoted, not measured here).
+//    and the tip difference between the two Newton variants. The peers run on the same models
+//    in the same run with bench/peers/run_beamdyn.sh and run_kynema.sh.
 // 4. KLU directly on the cantilevers' matrices (10^3 ... 10^5 DOFs): L + U entries per unknown,
 //    refactorization and solve time per unknown, BTF on and off, AMD and COLAMD: is a growth of
 //    the cost per DOF fill or memory traffic?
@@ -412,13 +411,10 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
     const char* path;
     const char* label;
     double tend;
-    double beamdyn_us;  // issue 5's figures for this machine (not measured here)
-    double kynema_us;
   } deck;
-  const deck list[] = {
-      {"input/beam/composite_dynamic.yaml", "B3 5 nodes", quick ? 0.2 : 1, 250, 127},
-      {"input/beam/composite_robust.yaml", "B3 15 nodes", quick ? 0.2 : 1, 0, 0},
-      {"input/beam/nrel5mw_rotating.yaml", "NREL 5-MW rotating", quick ? 0.1 : 1, 1200, 0}};
+  const deck list[] = {{"input/beam/composite_dynamic.yaml", "B3 5 nodes", quick ? 0.2 : 1},
+                       {"input/beam/composite_robust.yaml", "B3 15 nodes", quick ? 0.2 : 1},
+                       {"input/beam/nrel5mw_rotating.yaml", "NREL 5-MW rotating", quick ? 0.1 : 1}};
   printf("\n# decks (solver.linear_solver = %s; full and modified Newton)\n", solver);
   header("deck");
   for (int k = 0; k < 3; k++) {
@@ -440,15 +436,6 @@ static void decks(rdContext* ctx, int quick, int repeat, const char* solver) {
       if (r.ok) {
         // the last node is the tip in these decks
         memcpy(uz[mod], r.tip, sizeof(uz[mod]));
-      }
-      if (r.ok && list[k].beamdyn_us > 0) {
-        printf("#   BeamDyn ~%.0f us/step (issue 5): BeamDyn / rodrigues = %.1f",
-               list[k].beamdyn_us, list[k].beamdyn_us / r.us_step);
-        if (list[k].kynema_us > 0) {
-          printf("; Kynema ~%.0f us/step: Kynema / rodrigues = %.1f", list[k].kynema_us,
-                 list[k].kynema_us / r.us_step);
-        }
-        printf("\n");
       }
       if (r.ok && mod) {
         printf("#   tip position, modified vs full Newton at t = %g: largest difference %.1e\n",

@@ -22,11 +22,13 @@
 #include <math.h>
 #include <string.h>
 
+#include "elements/beam_pairs.h"
 #include "elements/beam_section.h"
 #include "rodrigues/liegroup.h"
 #include "src/math/blk.h"
 #include "src/math/quat.h"
 #include "src/math/quatmap.h"
+#include "src/math/simd.h"
 #include "src/math/vec3.h"
 
 struct rdBeam_ {
@@ -48,36 +50,17 @@ struct rdBeam_ {
                                  // cet = K44 + K55 of the section; NULL: off
   // displacement field only (RD_BEAM_FIELD_DISPLACEMENT): sections, G0 and k0 above are then
   // in the reference frame R0 of each quadrature point rotated to global axes
-  double* R0n;   // n x 9 initial nodal rotations
-  double* q0c;   // n x 4 their conjugate quaternions (sign aligned)
-  double* R0g;   // nq x 9 reference section frames at the quadrature points
-  double* work;  // own workspace of rd_beamEval, made by its first call (rd_beamWorkSize
-                 // doubles, layout in wk); NULL until then
-};
-
-// Jacobian accumulator of one node pair (i, j), summed over the quadrature points before the
-// nodal maps are applied: 7 rows (3 force rows phi_i a_x + phi_i' a_x', 4 quaternion rows
-// phi_i a_p + phi_i' a_p') by 21 columns grouped by the nodal map that acts on them afterwards:
-//   MX  phi_j  d/d xdd                 -> M translation
-//   G3  phi_j  d/d pdd                 -> K (Fa_j), C (dqdd/dW_j), M (E_j)
-//   CX  phi_j  d/d xd  + phi_j' d/d xd'  -> C translation
-//   G1  phi_j  d/d p   + phi_j' d/d p'   -> K (E_j)
-//   G2  phi_j  d/d pd  + phi_j' d/d pd'  -> K (Fw_j), C (E_j)
-//   KX  phi_j' d/d x'                  -> K translation
-// Columns 0 .. 17 receive the phi_j terms, 7 .. 20 the phi_j' terms; they are kept apart
-// during the accumulation (7 x 18 then 7 x 14, contiguous: the loops vectorize) and added by
-// pair_acc().
-enum {
-  MX = 0,
-  G3 = 3,
-  CX = 7,
-  G1 = 10,
-  G2 = 14,
-  KX = 18,
-  NG = 21,
-  NPHI = 18,
-  NDPHI = 14,
-  NACC = 7 * (NPHI + NDPHI)
+  double* R0n;  // n x 9 initial nodal rotations
+  double* q0c;  // n x 4 their conjugate quaternions (sign aligned)
+  double* R0g;  // nq x 9 reference section frames at the quadrature points
+  // the pair sums on nv = 2n - 1 points when there are many more quadrature points
+  // (rd_beamPairsCompress; nv = 0: on the quadrature points)
+  int nv;
+  double* cL;     // nv x nq x 3: L_m(xi_g) / J_g^t, t = 0, 1, 2
+  double* vphi;   // nv x n basis at the points xi_m
+  double* vdphi;  // nv x n its derivative d/dxi there
+  double* work;   // own workspace of rd_beamEval, made by its first call (rd_beamWorkSize
+                  // doubles, layout in wk); NULL until then
 };
 
 // doubles of nodal maps per node (wk.nod)
@@ -90,14 +73,19 @@ typedef struct {
   double* qn;   // n x 4 sign-aligned quaternions
   double* nod;  // n x 5 x 4 x 3: E, Fw, Fa, dqdd/dW, Er (the map of the moment rows, r = Er^T g)
   double* g;    // n x 4 generalized quaternion forces
-  double* acc;  // n x n x NACC Jacobian accumulators (node pair i, j at (i n + j) NACC)
+  double* jq;   // (nq + nv) x JROWS x JCOLS section Jacobians (elements/beam_section.h), then
+                // their sums on the nv points (rd_beamPairsCompress)
+  double* ab;   // nq x PAIR_ROWS x JCOLS scratch of the pair accumulation
+  double* acc;  // n x n x PAIR_SIZE pair accumulators (elements/beam_pairs.h)
+  double* W;    // n x 3 x 12: the maps of the blocks JG1, JG2, JG3 of node j (finish_sum)
   double* loc;  // n x 19: displacement-field nodal states (7 q, 6 v, 6 vd)
 } wk;
 
 
 // doubles of workspace for an element of n nodes and nq quadrature points
-static size_t work_doubles(int n, int nq) {
-  return (size_t)nq * 9 + (size_t)n * (4 + NNOD + 4 + 19) + (size_t)n * (size_t)n * NACC;
+static size_t work_doubles(int n, int nq, int nv) {
+  return (size_t)nq * (9 + JROWS * JCOLS + PAIR_ROWS * JCOLS) + (size_t)nv * JROWS * JCOLS +
+         (size_t)n * (4 + NNOD + 4 + 36 + 19) + (size_t)n * (size_t)n * PAIR_SIZE;
 }
 
 
@@ -108,8 +96,11 @@ static wk carve(const rdBeam* b, double* mem) {
   w.qn = w.Fq + 6 * b->nq;
   w.nod = w.qn + 4 * b->n;
   w.g = w.nod + NNOD * b->n;
-  w.acc = w.g + 4 * b->n;
-  w.loc = w.acc + (size_t)b->n * (size_t)b->n * NACC;
+  w.jq = w.g + 4 * b->n;
+  w.ab = w.jq + (size_t)(b->nq + b->nv) * JROWS * JCOLS;
+  w.acc = w.ab + (size_t)b->nq * PAIR_ROWS * JCOLS;
+  w.W = w.acc + (size_t)b->n * (size_t)b->n * PAIR_SIZE;
+  w.loc = w.W + 36 * (size_t)b->n;
   return w;
 }
 
@@ -165,6 +156,27 @@ static void wm_to_quat(double q[4], const double c[3]) {
     q[1 + i] = c[i] / (2 * (1 + t2));
   }
 }
+
+// nodal values the section inputs interpolate, per node (q, qd, qdd, x, xd, xdd, 0, 0, 0)
+enum { NV = 24 };
+
+
+// the section inputs' sums at one point: sv = sum_k phi_k nv_k, sd = sum_k phi'_k nv_k (NV
+// values each, six rdV4, in the order of the nodes)
+RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
+                                   const double (*nv)[NV], double* sv, double* sd) {
+  for (int i = 0; i < NV; i += 4) {
+    rdV4 v = V4ZERO, d = V4ZERO;
+    for (int k = 0; k < n; k++) {
+      rdV4 x = V4LD(nv[k] + i);
+      v += phi[k] * x;
+      d += dphi[k] * x;
+    }
+    V4ST(sv + i, v);
+    V4ST(sd + i, d);
+  }
+}
+
 
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
@@ -223,7 +235,9 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
     return RD_ERROR(ctx, RD_ERR_ARG, "beam: unknown virtual rotations %d", (int)def->virt);
   }
   // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9 + 4) + (size_t)n * 13;
+  int nv = nq >= 2 * (2 * n - 1) ? 2 * n - 1 : 0;
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9 + 4) + (size_t)n * 13 +
+              (size_t)nv * (3 * (size_t)nq + 2 * (size_t)n);
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -246,6 +260,10 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->q0c, 4 * n);
   TAKE(b->R0g, 9 * nq);
   TAKE(b->et, 4 * nq);
+  TAKE(b->cL, 3 * nv * nq);
+  TAKE(b->vphi, nv * n);
+  TAKE(b->vdphi, nv * n);
+  b->nv = nv;
 #undef TAKE
   if (!def->ext_twist) {
     b->et = NULL;
@@ -285,6 +303,13 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       q0[4 * k + 1] = q0[4 * k + 2] = q0[4 * k + 3] = 0;
     }
   }
+  if (nv) {
+    double xv[2 * RD_BEAM_MAX_NODES];
+    rd_gaussLobatto(nv, xv);
+    for (int m = 0; m < nv; m++) {
+      rd_lagrangeBasis(n, xn, xv[m], b->vphi + m * n, b->vdphi + m * n);
+    }
+  }
   for (int g = 0; g < nq; g++) {
     double* phi = b->phi + g * n;
     double* dphi = b->dphi + g * n;
@@ -303,16 +328,32 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       dphi[k] /= J;
     }
     b->jw[g] = w[g] * J;
+    if (nv) {
+      // the interpolation onto the nv Gauss-Lobatto points, with 1 / J for each arc-length
+      // derivative
+      double xv[2 * RD_BEAM_MAX_NODES], L[2 * RD_BEAM_MAX_NODES], dL[2 * RD_BEAM_MAX_NODES];
+      rd_gaussLobatto(nv, xv);
+      rd_lagrangeBasis(nv, xv, xi[g], L, dL);
+      for (int m = 0; m < nv; m++) {
+        double* c = b->cL + ((size_t)m * (size_t)nq + (size_t)g) * 3;
+        c[0] = L[m];
+        c[1] = L[m] / J;
+        c[2] = L[m] / (J * J);
+      }
+    }
     // reference strains: the same formulas at the initial configuration
+    // (the sums as rd_beamEval forms them, so that the reference state has the same bits)
     rdSectionIn s;
     memset(&s, 0, sizeof(s));
+    double nv0[RD_BEAM_MAX_NODES][NV] = {{0}}, sv[NV], sd[NV];
     for (int k = 0; k < n; k++) {
-      for (int j = 0; j < 4; j++) {
-        s.p[j] += phi[k] * q0[4 * k + j];
-        s.p1[j] += dphi[k] * q0[4 * k + j];
-      }
-      v3_axpy(s.x1, dphi[k], def->x0 + 3 * k);
+      memcpy(nv0[k], q0 + 4 * k, 4 * sizeof(double));
+      v3_copy(nv0[k] + 12, def->x0 + 3 * k);
     }
+    interp_point(n, phi, dphi, (const double(*)[NV])nv0, sv, sd);
+    memcpy(s.p, sv, 4 * sizeof(double));
+    memcpy(s.p1, sd, 4 * sizeof(double));
+    v3_copy(s.x1, sd + 12);
     double R[9], n2 = q4_dot(s.p, s.p), L[12];
     rdu_quatToMat(R, s.p);
     m3_tmulv(b->G0 + 3 * g, R, s.x1);
@@ -389,14 +430,14 @@ double rd_beamQuadXi(const rdBeam* b, int g) {
 
 
 size_t rd_beamWorkSize(const rdBeam* b) {
-  return work_doubles(b->n, b->nq);
+  return work_doubles(b->n, b->nq, b->nv);
 }
 
 
 int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
                 const rdBeamLoads* ld, double* r, double* M, double* C, double* K) {
   if (!b->work) {
-    b->work = rd_calloc(b->ctx, work_doubles(b->n, b->nq), sizeof(double));
+    b->work = rd_calloc(b->ctx, work_doubles(b->n, b->nq, b->nv), sizeof(double));
     if (!b->work) {
       return RD_ERR_NOMEM;
     }
@@ -405,32 +446,25 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
 }
 
 
-// Ja columns (section inputs) and rows (densities) behind the accumulator layout
-static const int PHICOL[NPHI] = {CXDD,     CXDD + 1, CXDD + 2, CPDD,    CPDD + 1, CPDD + 2,
-                                 CPDD + 3, CXD,      CXD + 1,  CXD + 2, CP,       CP + 1,
-                                 CP + 2,   CP + 3,   CPD,      CPD + 1, CPD + 2,  CPD + 3};
-static const int DPHICOL[NDPHI] = {CXD1, CXD1 + 1, CXD1 + 2, CP1,      CP1 + 1, CP1 + 2, CP1 + 3,
-                                   CPD1, CPD1 + 1, CPD1 + 2, CPD1 + 3, CX1,     CX1 + 1, CX1 + 2};
-static const int AROW[7] = {AX, AX + 1, AX + 2, AP, AP + 1, AP + 2, AP + 3};
-static const int A1ROW[7] = {AX1, AX1 + 1, AX1 + 2, AP1, AP1 + 1, AP1 + 2, AP1 + 3};
-
 // One evaluation into the workspace at the states q, v, vd read at nodes node[k] (the model's,
 // or the local displacement-field arrays; sections and reference strains as stored in b):
 // sign-aligned quaternions and nodal maps, the residual r (6n), the quadrature-point outputs
-// and, if jac, the accumulators of every node pair.
+// and, if c is not NULL, the accumulators of every node pair for S = cM M + cC C + cK K.
 // RD_ERR_NUMERIC (not raised) if the rotation field degenerates: *bad = quadrature point,
 // *bn2 = |p|^2 there.
 static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, const double* v,
-                const double* vd, const rdBeamLoads* ld, double* r, int jac, int* bad,
-                double* bn2) {
+                const double* vd, const rdBeamLoads* ld, double* r, const rdSectionCoef* c,
+                int* bad, double* bn2) {
   int n = b->n;
+  int jac = c != NULL;
   const double* qin[RD_BEAM_MAX_NODES] = {0};
   for (int k = 0; k < n; k++) {
     qin[k] = q + 7 * node[k] + 3;
   }
   align(n, qin, w->qn);
-  // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW
-  double qd[4 * RD_BEAM_MAX_NODES], qdd[4 * RD_BEAM_MAX_NODES];
+  // nodal rates of the quaternions and their maps: E = 1/2 Xi(q), Fw, Fa, dqdd/dW; the nodal
+  // values the section inputs interpolate, nv[k] (NV)
+  double nv[RD_BEAM_MAX_NODES][NV];
   for (int k = 0; k < n; k++) {
     const double* qk = w->qn + 4 * k;
     const double* W = v + 6 * node[k] + 3;
@@ -455,11 +489,17 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       memcpy(Er, E, 12 * sizeof(double));
     }
     double W2 = v3_dot(W, W);
+    double* nk = nv[k];
     for (int i = 0; i < 4; i++) {
-      qd[4 * k + i] = E[3 * i] * W[0] + E[3 * i + 1] * W[1] + E[3 * i + 2] * W[2];
-      qdd[4 * k + i] =
+      nk[i] = qk[i];
+      nk[4 + i] = E[3 * i] * W[0] + E[3 * i + 1] * W[1] + E[3 * i + 2] * W[2];
+      nk[8 + i] =
           E[3 * i] * Wd[0] + E[3 * i + 1] * Wd[1] + E[3 * i + 2] * Wd[2] - 0.25 * W2 * qk[i];
     }
+    v3_copy(nk + 12, q + 7 * node[k]);
+    v3_copy(nk + 15, v + 6 * node[k]);
+    v3_copy(nk + 18, vd + 6 * node[k]);
+    nk[21] = nk[22] = nk[23] = 0;
     if (jac) {
       memset(Fw, 0, 36 * sizeof(double));
       qm_Y(Y, W);
@@ -476,35 +516,24 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   }
   memset(r, 0, sizeof(double) * 6 * (size_t)n);
   memset(w->g, 0, sizeof(double) * 4 * (size_t)n);
-  if (jac) {
-    memset(w->acc, 0, sizeof(double) * (size_t)n * (size_t)n * NACC);
-  }
-  double a[NA], Ja[NA * NS];
+  double a[NA];
   for (int g = 0; g < b->nq; g++) {
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
+    // the section inputs: sums of the nodal values with phi and phi'
+    double sv[NV], sd[NV];
+    interp_point(n, phi, dphi, (const double(*)[NV])nv, sv, sd);
     rdSectionIn s;
-    memset(&s, 0, sizeof(s));
-    double* xg = w->xq + 3 * g;
-    memset(xg, 0, 3 * sizeof(double));
-    for (int k = 0; k < n; k++) {
-      const double* x = q + 7 * node[k];
-      const double* xd = v + 6 * node[k];
-      const double* xdd = vd + 6 * node[k];
-      const double* qk = w->qn + 4 * k;
-      for (int j = 0; j < 4; j++) {
-        s.p[j] += phi[k] * qk[j];
-        s.p1[j] += dphi[k] * qk[j];
-        s.pd[j] += phi[k] * qd[4 * k + j];
-        s.pd1[j] += dphi[k] * qd[4 * k + j];
-        s.pdd[j] += phi[k] * qdd[4 * k + j];
-      }
-      v3_axpy(xg, phi[k], x);
-      v3_axpy(s.x1, dphi[k], x);
-      v3_axpy(s.xd, phi[k], xd);
-      v3_axpy(s.xdd, phi[k], xdd);
-      v3_axpy(s.xd1, dphi[k], xd);
-    }
+    memcpy(s.p, sv, 4 * sizeof(double));
+    memcpy(s.p1, sd, 4 * sizeof(double));
+    memcpy(s.pd, sv + 4, 4 * sizeof(double));
+    memcpy(s.pd1, sd + 4, 4 * sizeof(double));
+    memcpy(s.pdd, sv + 8, 4 * sizeof(double));
+    v3_copy(s.x1, sd + 12);
+    v3_copy(s.xd, sv + 15);
+    v3_copy(s.xdd, sv + 18);
+    v3_copy(s.xd1, sd + 15);
+    v3_copy(w->xq + 3 * g, sv + 12);
     double n2 = q4_dot(s.p, s.p);
     if (!(n2 > 1e-6)) {
       *bad = g;
@@ -523,15 +552,15 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       m3_mulv(lr.m_follow, b->R0g + 9 * g, ld->m_follow);
       lg = &lr;
     }
-    rd_beamSectionEval(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, a, jac ? Ja : NULL,
-                       Fg);
+    double jw = b->jw[g];
+    rd_beamSectionEval(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, c, jw, a,
+                       w->jq + (size_t)g * JROWS * JCOLS, Fg);
     if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
       double t[6];
       m3_tmulv(t, b->R0g + 9 * g, Fg);
       m3_tmulv(t + 3, b->R0g + 9 * g, Fg + 3);
       memcpy(Fg, t, sizeof(t));
     }
-    double jw = b->jw[g];
     for (int k = 0; k < n; k++) {
       double cp = jw * phi[k], cd = jw * dphi[k];
       for (int i = 0; i < 3; i++) {
@@ -541,73 +570,23 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
         w->g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
       }
     }
-    if (!jac) {
-      continue;
-    }
-    // Ja regrouped: rows a (phi_i) and a' (phi_i') by the phi_j and phi_j' columns
-    double Pa[7 * NPHI], Pa1[7 * NPHI], Qa[7 * NDPHI], Qa1[7 * NDPHI];
-    for (int rr = 0; rr < 7; rr++) {
-      const double* ra = Ja + AROW[rr] * NS;
-      const double* ra1 = Ja + A1ROW[rr] * NS;
-      for (int c = 0; c < NPHI; c++) {
-        Pa[rr * NPHI + c] = ra[PHICOL[c]];
-        Pa1[rr * NPHI + c] = ra1[PHICOL[c]];
-      }
-      for (int c = 0; c < NDPHI; c++) {
-        Qa[rr * NDPHI + c] = ra[DPHICOL[c]];
-        Qa1[rr * NDPHI + c] = ra1[DPHICOL[c]];
-      }
-    }
-    // the node pairs: acc_ij += phi_j A_i + phi_j' B_i, A_i and B_i the rows of node i
-    for (int i = 0; i < n; i++) {
-      double cp = jw * phi[i], cd = jw * dphi[i];
-      double A[7 * NPHI], B[7 * NDPHI];
-      RD_UNROLL
-      for (int k = 0; k < 7 * NPHI; k++) {
-        A[k] = cp * Pa[k] + cd * Pa1[k];
-      }
-      RD_UNROLL
-      for (int k = 0; k < 7 * NDPHI; k++) {
-        B[k] = cp * Qa[k] + cd * Qa1[k];
-      }
-      double* acc = w->acc + (size_t)i * (size_t)n * NACC;
-      for (int j = 0; j < n; j++, acc += NACC) {
-        double pj = phi[j], dj = dphi[j];
-        RD_UNROLL
-        for (int k = 0; k < 7 * NPHI; k++) {
-          acc[k] += pj * A[k];
-        }
-        RD_UNROLL
-        for (int k = 0; k < 7 * NDPHI; k++) {
-          acc[7 * NPHI + k] += dj * B[k];
-        }
-      }
-    }
   }
   // moment rows r_theta_k = Er_k^T g_k
   for (int k = 0; k < n; k++) {
     blk_mtm(r + 6 * k + 3, 1, w->nod + NNOD * k + ER, 3, w->g + 4 * k, 1, 3, 4, 1, 1);
   }
-  return RD_OK;
-}
-
-
-// the accumulator of node pair (i, j) in the 7 x NG layout
-static void pair_acc(const rdBeam* b, const wk* w, int i, int j, double out[7 * NG]) {
-  const double* acc = w->acc + ((size_t)i * (size_t)b->n + (size_t)j) * NACC;
-  const double* bq = acc + 7 * NPHI;
-  for (int rr = 0; rr < 7; rr++) {
-    double* o = out + rr * NG;
-    for (int c = 0; c < CX; c++) {
-      o[c] = acc[rr * NPHI + c];
-    }
-    for (int c = CX; c < NPHI; c++) {
-      o[c] = acc[rr * NPHI + c] + bq[rr * NDPHI + c - CX];
-    }
-    for (int c = NPHI; c < NG; c++) {
-      o[c] = bq[rr * NDPHI + c - CX];
+  if (jac) {
+    int nrow = b->virt == RD_BEAM_VIRTUAL_INTERPOLATED ? 6 : 7;
+    if (b->nv) {
+      // on nv points: the compressed sums in jq's second half
+      double* Y = w->jq + (size_t)b->nq * JROWS * JCOLS;
+      rd_beamPairsCompress(b->nq, b->nv, nrow, b->cL, w->jq, Y);
+      rd_beamPairs(n, b->nv, nrow, b->vphi, b->vdphi, Y, w->ab, w->acc);
+    } else {
+      rd_beamPairs(n, b->nq, nrow, b->phi, b->dphi, w->jq, w->ab, w->acc);
     }
   }
+  return RD_OK;
 }
 
 
@@ -633,159 +612,41 @@ static void outer_stiffness(const rdBeam* b, const wk* w, int k, double D[9]) {
 }
 
 
-// out (7x6) = [acc[:, xc .. xc+2] | sum_m acc[:, gm .. gm+3] W_m] for nm maps W_m (4x3)
-static void pair_cols(double out[42], const double* acc, int xc, int nm, const int* gc,
-                      const double* const* W) {
-  for (int rr = 0; rr < 7; rr++) {
-    const double* ar = acc + rr * NG;
-    double* o = out + 6 * rr;
-    o[0] = ar[xc];
-    o[1] = ar[xc + 1];
-    o[2] = ar[xc + 2];
-    o[3] = o[4] = o[5] = 0;
-    for (int m = 0; m < nm; m++) {
-      const double* a4 = ar + gc[m];
-      const double* Wm = W[m];
-      for (int c = 0; c < 3; c++) {
-        o[3 + c] += a4[0] * Wm[c] + a4[1] * Wm[3 + c] + a4[2] * Wm[6 + c] + a4[3] * Wm[9 + c];
-      }
-    }
-  }
-}
-
-
-// blk (6x6 in a matrix of leading dimension ld) += [rows 0..2 of B; Er_i^T rows 3..6 of B]
-static void pair_rows(double* blk, size_t ld, const double* Ei, const double B[42], double s) {
-  for (int rr = 0; rr < 3; rr++) {
-    for (int c = 0; c < 6; c++) {
-      blk[rr * ld + c] += s * B[6 * rr + c];
-    }
-  }
-  for (int rr = 0; rr < 3; rr++) {
-    for (int c = 0; c < 6; c++) {
-      double t = 0;
-      for (int l = 0; l < 4; l++) {
-        t += Ei[3 * l + rr] * B[6 * (3 + l) + c];
-      }
-      blk[(3 + rr) * ld + c] += s * t;
-    }
-  }
-}
-
-
-// M, C, K (each may be NULL) from the accumulators
-static void finish_split(const rdBeam* b, const wk* w, double* M, double* C, double* K) {
-  int n = b->n;
-  size_t nd = 6 * (size_t)n, nn = nd * nd * sizeof(double);
-  double* mats[3] = {K, C, M};
-  for (int m = 0; m < 3; m++) {
-    if (mats[m]) {
-      memset(mats[m], 0, nn);
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    const double* Ei = w->nod + NNOD * i + ER;
-    for (int j = 0; j < n; j++) {
-      double acc[7 * NG];
-      pair_acc(b, w, i, j, acc);
-      const double* E = w->nod + NNOD * j;
-      const double* Fw = E + 12;
-      const double* Fa = E + 24;
-      const double* dW = E + 36;
-      size_t off = 6 * (size_t)i * nd + 6 * (size_t)j;
-      double B[42];
-      if (K) {
-        const int gc[3] = {G1, G2, G3};
-        const double* W[3] = {E, Fw, Fa};
-        pair_cols(B, acc, KX, 3, gc, W);
-        pair_rows(K + off, nd, Ei, B, 1);
-      }
-      if (C) {
-        const int gc[2] = {G2, G3};
-        const double* W[2] = {E, dW};
-        pair_cols(B, acc, CX, 2, gc, W);
-        pair_rows(C + off, nd, Ei, B, 1);
-      }
-      if (M) {
-        const int gc[1] = {G3};
-        const double* W[1] = {E};
-        pair_cols(B, acc, MX, 1, gc, W);
-        pair_rows(M + off, nd, Ei, B, 1);
-      }
-    }
-  }
-  for (int k = 0; K && k < n; k++) {
-    double D[9];
-    outer_stiffness(b, w, k, D);
-    double* blk = K + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
-    for (int i = 0; i < 3; i++) {
-      for (int j = 0; j < 3; j++) {
-        blk[i * nd + j] += D[3 * i + j];
-      }
-    }
-  }
-}
-
-
-// S = cM M + cC C + cK K diag(I, T_k) from the accumulators: the rotation columns of node j
-// take acc G1 (cK E_j T_j) + G2 (cK Fw_j T_j + cC E_j) + G3 (cK Fa_j T_j + cC dW_j + cM E_j)
+// S = cM M + cC C + cK K diag(I, T_k) from the accumulators of an evaluation with (cM, cC, cK):
+// the translation columns are there, the rotation columns of node j take the blocks
+// JG1 (cK E_j T_j) + JG2 (cK Fw_j T_j + cC E_j) + JG3 (cK Fa_j T_j + cC dW_j + cM E_j); the
+// moment rows take Er_i^T
 static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double* S) {
   int n = b->n;
   size_t nd = 6 * (size_t)n;
-  memset(S, 0, nd * nd * sizeof(double));
   static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  double W[RD_BEAM_MAX_NODES][3][12];
   for (int j = 0; j < n; j++) {
     const double* E = w->nod + NNOD * j;
+    const double* Fw = E + 12;
+    const double* Fa = E + 24;
+    const double* dW = E + 36;
     const double* T = c->T ? c->T + 9 * j : I3;
-    const double* src[3][3] = {{E, NULL, NULL}, {E + 12, E, NULL}, {E + 24, E + 36, E}};
-    double co[3] = {c->cK, c->cC, c->cM};
-    for (int m = 0; m < 3; m++) {
-      memset(W[j][m], 0, sizeof(W[j][m]));
-      for (int t = 0; t < 3; t++) {
-        if (!src[m][t] || co[t] == 0) {
-          continue;
-        }
+    double* W1 = w->W + 36 * j;
+    double* W2 = W1 + 12;
+    double* W3 = W1 + 24;
+    for (int i = 0; i < 4; i++) {
+      for (int k = 0; k < 3; k++) {
         // the K terms are right-multiplied by T
-        double ET[12];
-        if (t == 0) {
-          memset(ET, 0, sizeof(ET));
-          blk_mm(ET, 3, src[m][t], 3, T, 3, 4, 3, 3, 1);
-        } else {
-          memcpy(ET, src[m][t], sizeof(ET));
+        double et = 0, ft = 0, at = 0;
+        for (int l = 0; l < 3; l++) {
+          et += E[3 * i + l] * T[3 * l + k];
+          ft += Fw[3 * i + l] * T[3 * l + k];
+          at += Fa[3 * i + l] * T[3 * l + k];
         }
-        for (int k = 0; k < 12; k++) {
-          W[j][m][k] += co[t] * ET[k];
-        }
+        int ik = 3 * i + k;
+        W1[ik] = c->cK * et;
+        W2[ik] = c->cK * ft + c->cC * E[ik];
+        W3[ik] = c->cK * at + c->cC * dW[ik] + c->cM * E[ik];
       }
     }
   }
-  for (int i = 0; i < n; i++) {
-    const double* Ei = w->nod + NNOD * i + ER;
-    for (int j = 0; j < n; j++) {
-      double acc[7 * NG];
-      pair_acc(b, w, i, j, acc);
-      double B[42];
-      for (int rr = 0; rr < 7; rr++) {
-        const double* ar = acc + rr * NG;
-        double* o = B + 6 * rr;
-        for (int k = 0; k < 3; k++) {
-          o[k] = (c->cK != 0 ? c->cK * ar[KX + k] : 0) + (c->cC != 0 ? c->cC * ar[CX + k] : 0) +
-                 (c->cM != 0 ? c->cM * ar[MX + k] : 0);
-        }
-        o[3] = o[4] = o[5] = 0;
-        const int gc[3] = {G1, G2, G3};
-        for (int m = 0; m < 3; m++) {
-          const double* a4 = ar + gc[m];
-          const double* Wm = W[j][m];
-          for (int k = 0; k < 3; k++) {
-            o[3 + k] += a4[0] * Wm[k] + a4[1] * Wm[3 + k] + a4[2] * Wm[6 + k] + a4[3] * Wm[9 + k];
-          }
-        }
-      }
-      pair_rows(S + 6 * (size_t)i * nd + 6 * (size_t)j, nd, Ei, B, 1);
-    }
-  }
+  rd_beamPairsFinish(n, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED ? 6 : 7, w->acc, w->W, w->nod + ER,
+                     NNOD, S);
   for (int k = 0; c->cK != 0 && k < n; k++) {
     double D[9], DT[9] = {0};
     outer_stiffness(b, w, k, D);
@@ -834,16 +695,16 @@ static void from_displacement(const rdBeam* b, double* A) {
 // evaluate at the model state: directly (total field) or through the displacement-field
 // states in w->loc, whose moment rows are then turned back to the nodes' body frames
 static int eval_model(const rdBeam* b, const wk* w, const double* q, const double* v,
-                      const double* vd, const rdBeamLoads* ld, double* r, int jac, int* bad,
-                      double* bn2) {
+                      const double* vd, const rdBeamLoads* ld, double* r, const rdSectionCoef* c,
+                      int* bad, double* bn2) {
   if (b->field == RD_BEAM_FIELD_TOTAL) {
-    return eval(b, w, b->node, q, v, vd, ld, r, jac, bad, bn2);
+    return eval(b, w, b->node, q, v, vd, ld, r, c, bad, bn2);
   }
   double* ql = w->loc;
   double* vl = ql + 7 * b->n;
   double* vdl = vl + 6 * b->n;
   to_displacement(b, q, v, vd, ql, vl, vdl);
-  int st = eval(b, w, b->ident, ql, vl, vdl, ld, r, jac, bad, bn2);
+  int st = eval(b, w, b->ident, ql, vl, vdl, ld, r, c, bad, bn2);
   for (int k = 0; st == RD_OK && k < b->n; k++) {
     double t[3];
     m3_tmulv(t, b->R0n + 9 * k, r + 6 * k + 3);
@@ -853,43 +714,18 @@ static int eval_model(const rdBeam* b, const wk* w, const double* q, const doubl
 }
 
 
-int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
-                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
-                    double* K) {
-  wk w = carve(b, work);
-  int bad = 0;
-  double n2 = 0;
-  int st = eval_model(b, &w, q, v, vd, ld, r, M || C || K, &bad, &n2);
-  if (st != RD_OK) {
-    return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
-                    "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d); "
-                    "neighbouring nodes rotated by about pi relative to each other",
-                    n2, bad);
-  }
-  finish_split(b, &w, M, C, K);
-  double* mats[3] = {M, C, K};
-  for (int m = 0; b->field == RD_BEAM_FIELD_DISPLACEMENT && m < 3; m++) {
-    if (mats[m]) {
-      from_displacement(b, mats[m]);
-    }
-  }
-  return RD_OK;
-}
-
-
-int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double* v,
-                   const double* vd, const rdBeamLoads* ld, const rdBeamSum* c, double* r,
-                   double* S) {
-  wk w = carve(b, work);
-  int bad = 0;
-  double n2 = 0;
+// r and, if c and S are not NULL, S = cM M + cC C + cK K diag(I, T_k) (rd_beamEvalSum)
+static int eval_sum(const rdBeam* b, const wk* w, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, const rdBeamSum* c, double* r,
+                    double* S, int* bad, double* bn2) {
   int jac = c && S;
-  int st = eval_model(b, &w, q, v, vd, ld, r, jac, &bad, &n2);
+  rdSectionCoef sc = {jac ? c->cM : 0, jac ? c->cC : 0, jac ? c->cK : 0};
+  int st = eval_model(b, w, q, v, vd, ld, r, jac ? &sc : NULL, bad, bn2);
   if (st != RD_OK || !jac) {
     return st;
   }
   if (b->field == RD_BEAM_FIELD_TOTAL) {
-    finish_sum(b, &w, c, S);
+    finish_sum(b, w, c, S);
     return RD_OK;
   }
   // displacement field: S = T^T [cM M + cC C + cK K diag(I, R0_k T_k R0_k^T)] T with the
@@ -903,9 +739,49 @@ int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double*
     m3_mult(Tl + 9 * k, RT, R0);
     cl.T = Tl;
   }
-  finish_sum(b, &w, &cl, S);
+  finish_sum(b, w, &cl, S);
   from_displacement(b, S);
   return RD_OK;
+}
+
+
+int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double* v,
+                    const double* vd, const rdBeamLoads* ld, double* r, double* M, double* C,
+                    double* K) {
+  wk w = carve(b, work);
+  int bad = 0;
+  double n2 = 0;
+  // M, C and K are the iteration matrices with one coefficient 1 (K without tangent operators):
+  // one evaluation each (the residual is the same every time)
+  double* mats[3] = {M, C, K};
+  int st = RD_OK, done = 0;
+  for (int m = 0; st == RD_OK && m < 3; m++) {
+    if (mats[m]) {
+      rdBeamSum c = {m == 0, m == 1, m == 2, NULL};
+      st = eval_sum(b, &w, q, v, vd, ld, &c, r, mats[m], &bad, &n2);
+      done = 1;
+    }
+  }
+  if (!done) {
+    st = eval_sum(b, &w, q, v, vd, ld, NULL, r, NULL, &bad, &n2);
+  }
+  if (st != RD_OK) {
+    return RD_ERROR(b->ctx, RD_ERR_NUMERIC,
+                    "beam: rotation field degenerates (|p|^2 = %g at quadrature point %d); "
+                    "neighbouring nodes rotated by about pi relative to each other",
+                    n2, bad);
+  }
+  return RD_OK;
+}
+
+
+int rd_beamEvalSum(const rdBeam* b, double* work, const double* q, const double* v,
+                   const double* vd, const rdBeamLoads* ld, const rdBeamSum* c, double* r,
+                   double* S) {
+  wk w = carve(b, work);
+  int bad = 0;
+  double n2 = 0;
+  return eval_sum(b, &w, q, v, vd, ld, c, r, S, &bad, &n2);
 }
 
 

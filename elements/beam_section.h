@@ -7,27 +7,28 @@
 
 #include "elements/beam.h"
 
-// section input columns, ordered so that the elastic quantities (strains, their rates, the
-// sectional forces) depend only on the columns [F0, F1) and the inertial ones (velocities,
-// accelerations, momenta) only on [I0, I1): the Jacobian products run over those ranges
-enum {
-  CX1 = 0,
-  CP1 = 3,
-  CPD1 = 7,
-  CXD1 = 11,
-  CP = 14,
-  CPD = 18,
-  CXD = 22,
-  CPDD = 25,
-  CXDD = 29,
-  NS = 32,
-  F0 = 0,
-  F1 = 22,
-  I0 = 14,
-  I1 = 32
-};
-// density rows: a_x, a_x', a_p, a_p'
+// density rows a_x, a_x', a_p, a_p' (the residual's densities, rd_beamSectionEval's a)
 enum { AX = 0, AX1 = 3, AP = 6, AP1 = 10, NA = 14 };
+
+// The Jacobian of the densities, JROWS x JCOLS row-major, folded for the iteration matrix
+// S = cM d/dvd + cC d/dv + cK d/dq of the element:
+// rows: a_x (3) and a_p (4), which the residual of node i weights with phi_i, then a_x' and a_p'
+// (weighted with phi_i'); with interpolated virtual rotations the 4th row of a_p and a_p' is 0.
+// columns: the derivatives that node j's state reaches weighted with phi_j (16), then those
+// weighted with phi_j' (12), in blocks of 4:
+//   JT   cM d/dxdd + cC d/dxd (3 and a zero)     JT1   cK d/dx' + cC d/dxd' (3 and a zero)
+//   JG1  d/dp                                     JG11  d/dp'
+//   JG2  d/dpd                                    JG21  d/dpd'
+//   JG3  d/dpdd
+// (the quaternion blocks take the nodal maps of node j afterwards, elements/beam.c). The rows
+// a_x have no phi_j' columns; a_x' and a_p' reach only JG1, JG2 among the phi_j columns.
+enum { JX = 0, JP = 3, JX1 = 7, JP1 = 10, JROWS = 14 };
+enum { JT = 0, JG1 = 4, JG2 = 8, JG3 = 12, JPHI = 16, JT1 = 16, JG11 = 20, JG21 = 24, JCOLS = 28 };
+
+// the coefficients of the iteration matrix, S = cM M + cC C + cK K
+typedef struct rdSectionCoef_ {
+  double cM, cC, cK;
+} rdSectionCoef;
 
 // the section inputs at a quadrature point: the quaternion field p, its arc-length derivative
 // p1, rates pd, pd1, pdd; the reference line's x1 = x', velocities xd, xd1 = xd', acceleration xdd
@@ -48,10 +49,12 @@ typedef struct rdSectionProp_ {
                      // NULL: off
 } rdSectionProp;
 
-// densities a (NA) and, if Ja != NULL, d a / d s (NA x NS); F = [N; M] out. interp: the
-// moment densities for interpolated virtual rotations, a_p = (R c1, 0), a_p' = (R M, 0).
-// ld may be NULL (no distributed loads).
+// densities a (NA) and, if c and Ja are not NULL, their Jacobian times jw (the quadrature
+// weight) into Ja (JROWS x JCOLS, folded with c as above); F = [N; M] out. interp: the moment
+// densities for interpolated virtual rotations, a_p = (R c1, 0), a_p' = (R M, 0). ld may be
+// NULL (no distributed loads). A generic and an AVX2 + FMA version (src/math/simd.h).
 void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp, const rdBeamLoads* ld,
-                        int interp, double* a, double* Ja, double F[6]);
+                        int interp, const rdSectionCoef* c, double jw, double* a, double* Ja,
+                        double F[6]);
 
 #endif  // RD_BEAM_SECTION_H

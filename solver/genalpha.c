@@ -166,6 +166,12 @@ static int ga_initialize(const rdModel* m, rdData* d) {
     return st;
   }
   memset(s->vd, 0, 6 * (size_t)m->nnode * sizeof(double));
+  if (m->opt.initial_acc == RD_GA_START_ZERO) {
+    // from rest, as Kynema starts: zero accelerations and multipliers
+    memset(s->a, 0, 6 * (size_t)m->nnode * sizeof(double));
+    memset(s->lambda, 0, (size_t)m->nconstraint * sizeof(double));
+    return RD_OK;
+  }
   rdAsmCoef c = {1, 0, 0, NULL};
   st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, gw.gam, w.Ax);
   if (st != RD_OK) {

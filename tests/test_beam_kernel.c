@@ -67,11 +67,17 @@ static void test_basis(void) {
 // ---------------------------------------------------------------------------------------------
 // random beams
 
+// sections per random beam: 3 (eta 0, 0.4, 1), or MANY_STATIONS evenly spaced, whose station
+// quadrature has enough points for the element to sum its node pairs on 2n - 1 points
+// (rd_beamPairsCompress) up to n = 6
+enum { MANY_STATIONS = 24 };
+static int g_nsta = 3;
+
 typedef struct {
   int n;
   int node[RD_BEAM_MAX_NODES];
   double x0[3 * RD_BEAM_MAX_NODES], q0[4 * RD_BEAM_MAX_NODES];
-  double eta[3], K[3 * 36], M[3 * 36];
+  double eta[MANY_STATIONS], K[MANY_STATIONS * 36], M[MANY_STATIONS * 36];
   rdBeamSection sec;
   rdBeam* b;
 } beamCase;
@@ -140,14 +146,13 @@ static void make_case(beamCase* c, int n, rdBeamQuad quad, int curved, rdBeamFie
     rot_quat(qb, curved ? 1.5 * s : 0, 0, 0);
     rdu_quatMul(c->q0 + 4 * k, qa, qb);
   }
-  c->eta[0] = 0;
-  c->eta[1] = 0.4;
-  c->eta[2] = 1;
-  for (int i = 0; i < 3; i++) {
+  int nsta = g_nsta;
+  for (int i = 0; i < nsta; i++) {
+    c->eta[i] = nsta == 3 ? (i == 1 ? 0.4 : i / 2.0) : (double)i / (nsta - 1);
     rand_spd(c->K + 36 * i, 10);
     rand_mass(c->M + 36 * i);
   }
-  c->sec.nsta = 3;
+  c->sec.nsta = nsta;
   c->sec.eta = c->eta;
   c->sec.K = c->K;
   c->sec.M = c->M;
@@ -315,6 +320,29 @@ static void test_tangents(void) {
       }
     }
   }
+  // many stations: the pair sums on 2n - 1 points (n = 2, 5); the extension-twist term on with
+  // the interpolated virtual rotations (BeamDyn's pair)
+  g_nsta = MANY_STATIONS;
+  for (int fv = 0; fv < 4; fv++) {
+    int field = fv % 2, virt = fv / 2, et = virt;
+    for (int o = 0; o < 2; o++) {
+      int n = o ? 5 : 2;
+      double worst[12] = {0};
+      for (unsigned seed = 1; seed <= 2; seed++) {
+        fd_check(n, RD_BEAM_QUAD_STATIONS, (rdBeamField)field, (rdBeamVirtual)virt, et, seed + 101,
+                 worst);
+      }
+      printf("  %5d %-6s %-5s %-6s %d", n, "24 st.", field ? "disp" : "total",
+             virt ? "interp" : "field", et);
+      for (int k = 0; k < 12; k++) {
+        printf(" %.1e", worst[k]);
+        CHECK_MSG(worst[k] < 1e-6, "order %d, 24 stations, field %d virt %d et %d %s block %d: %g",
+                  n, field, virt, et, names[k / 4], k % 4, worst[k]);
+      }
+      printf("\n");
+    }
+  }
+  g_nsta = 3;
 }
 
 // ---------------------------------------------------------------------------------------------

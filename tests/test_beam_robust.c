@@ -125,10 +125,15 @@ static void modified_newton(rdContext* ctx, const double full[20]) {
     rdStepCut c;
     CHECK(rd_getStepCut(d, 0, &c) == RD_OK);
     printf("  first cut: t = %g, h = %g, %s: %s\n", c.t, c.h, rd_statusName(c.status), c.reason);
-    CHECK_MSG(fabs(c.t - 0.005) < 1e-12 && c.h == 0.005 && c.status == RD_RECOVER_NEWTON,
+    // the diverging iterates grow until the iteration limit or until the matrix refactored at
+    // one of them is numerically singular (entries near 1e15, rcond near 1e-31): which comes
+    // first depends on the round-off of the iteration matrix (its FMA or SSE2 kernel)
+    CHECK_MSG(fabs(c.t - 0.005) < 1e-12 && c.h == 0.005 &&
+                  (c.status == RD_RECOVER_NEWTON || c.status == RD_RECOVER_SINGULAR),
               "t %g h %g status %d", c.t, c.h, c.status);
-    CHECK_MSG(strstr(c.reason, "Newton did not converge in 10 iterations") &&
-                  strstr(c.reason, "node 'beam_"),
+    CHECK_MSG(c.status == RD_RECOVER_SINGULAR ||
+                  (strstr(c.reason, "Newton did not converge in 10 iterations") &&
+                   strstr(c.reason, "node 'beam_")),
               "%s", c.reason);
     CHECK_MSG(st.min_step == 0.0025, "smallest step %g", st.min_step);
     CHECK(rd_getStepCut(d, rd_stepCutCount(d), &c) == RD_ERR_ARG);

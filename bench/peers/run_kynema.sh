@@ -16,7 +16,8 @@
 #   --rounds R  timed rounds (default 5) after one untimed round that counts Newton iterations;
 #               each round runs every case and code in turn (interleaved); medians are printed
 #   --rodrigues also run rodrigues on the same model (input/heavy_top.yaml at the test's step,
-#               input/beam/composite_dynamic.yaml)
+#               input/beam/composite_dynamic.yaml from rest as Kynema starts, with Kynema's
+#               weak form: solver.initial_acceleration=zero, virtual_rotation: interpolated)
 #   --modified  also run rodrigues with solver.modified_newton=true (implies --rodrigues)
 #   --callgrind instead of timing: instructions per step under valgrind's callgrind
 #   --keep DIR  keep the logs and rodrigues outputs in DIR
@@ -24,6 +25,11 @@
 #   KYNEMA_REGRESSION  the kynema_fmb_regression_tests executable (required); it is run from its
 #                      own directory, where it finds its input files by relative path
 #   RODRIGUES          the rodrigues CLI (default: build/rodrigues of the source root)
+#   KYNEMA_PROBES      optional: the folder of our probe programs linked to Kynema
+#                      (composite_probe, heavy_top_probe; bench/peers/README.md, "Probes"); with
+#                      --rodrigues the script then also says whether the answers match
+#                      (kynema_answers.py): the composite's tip over every step from the same
+#                      start, and the heavy top's error and the CPU ratio at equal accuracy
 #
 # Kynema's cost of one step: (CPU(--gtest_repeat=R) - CPU(--gtest_repeat=1)) / ((R - 1) steps),
 # so process start and Kokkos initialization cancel (the test's own model setup is inside each
@@ -54,14 +60,14 @@ parse_options "$@"
 peers_setup KYNEMA_REGRESSION "Kynema's kynema_fmb_regression_tests"
 
 
-# case_params CASE: "TEST STEPS R RC DT T1 T2 DECK": the GoogleTest name, its steps per
-# repetition, the repetitions timed (and under callgrind), and rodrigues' step, two run lengths
-# and deck
+# case_params CASE: "TEST STEPS R RC DT T1 T2 DECK SETS": the GoogleTest name, its steps per
+# repetition, the repetitions timed (and under callgrind), and rodrigues' step, two run lengths,
+# deck and extra --set values (comma-separated; - for none)
 case_params() {
   case $1 in
-    heavytop) echo "HeavyTopTest.FinalState 400 21 3 0.002 0.8 8 input/heavy_top.yaml" ;;
-    heavytop_long) echo "VerificationTest.Dynamic_HeavyTopSpinningUnderGravity 10000 3 2 0.0002 0.4 2 input/heavy_top.yaml" ;;
-    composite) echo "VerificationTest.Dynamic_ClampedCompositeBeamBending 200 21 3 0.005 0.2 2 input/beam/composite_dynamic.yaml" ;;
+    heavytop) echo "HeavyTopTest.FinalState 400 21 3 0.002 0.8 8 input/heavy_top.yaml -" ;;
+    heavytop_long) echo "VerificationTest.Dynamic_HeavyTopSpinningUnderGravity 10000 3 2 0.0002 0.4 2 input/heavy_top.yaml -" ;;
+    composite) echo "VerificationTest.Dynamic_ClampedCompositeBeamBending 200 21 3 0.005 0.2 2 input/beam/composite_dynamic.yaml solver.initial_acceleration=zero,elements.beam.virtual_rotation=interpolated" ;;
     *) echo "run_kynema.sh: unknown case $1" >&2; return 1 ;;
   esac
 }
@@ -70,8 +76,8 @@ case_params() {
 # run_code CODE CASE N MODE: CODE kynema with --gtest_repeat=N, or rodrigues / rodrigues_mod to
 # t = N; MODE cpu prints the CPU seconds, count the Newton and factorization counts, callgrind Ir
 run_code() {
-  local code=$1 c=$2 n=$3 mode=$4 test dt deck dir cmd
-  read -r test _ _ _ dt _ _ deck <<< "$(case_params "$c")"
+  local code=$1 c=$2 n=$3 mode=$4 test dt deck sets dir cmd
+  read -r test _ _ _ dt _ _ deck sets <<< "$(case_params "$c")"
   dir=$work/$c/$code-$n
   mkdir -p "$dir"
   if [ "$code" = kynema ]; then
@@ -81,6 +87,13 @@ run_code() {
   else
     cmd=("$RODRIGUES" run "$ROOT/$deck" -o "$dir" --set "solver.time_step=$dt"
       --set "solver.final_time=$n" --set output.every=1000000000)
+    if [ "$sets" != - ]; then
+      local kv
+      IFS=, read -ra kv <<< "$sets"
+      for x in "${kv[@]}"; do
+        cmd+=(--set "$x")
+      done
+    fi
     [ "$code" = rodrigues_mod ] && cmd+=(--set solver.modified_newton=true)
   fi
   measure "$mode" "$code" "$c" "$dir" kynema_counts "${cmd[@]}"
@@ -184,3 +197,19 @@ for c in "${cases[@]}"; do
       "$(awk -v a="${cpu[$c.kynema.median]}" -v b="${cpu[$c.$code.median]}" 'BEGIN {print a / b}')"
   done
 done
+
+# the answers (probes): the composite's tip from the same start; the heavy top at equal accuracy
+if [ $with_rd = 1 ] && [ -n "${KYNEMA_PROBES:-}" ]; then
+  probes=$(realpath "$KYNEMA_PROBES")
+  for c in "${cases[@]}"; do
+    case $c in
+      composite)
+        python3 "$PEERS/kynema_answers.py" composite --rodrigues "$RODRIGUES" \
+          --probe "$probes/composite_probe" ;;
+      heavytop_long)
+        python3 "$PEERS/kynema_answers.py" heavytop --rodrigues "$RODRIGUES" \
+          --probe "$probes/heavy_top_probe" --kynema-us "${cpu[$c.kynema.median]}" \
+          --rodrigues-us "${cpu[$c.rodrigues.median]}" ;;
+    esac
+  done
+fi

@@ -16,8 +16,9 @@
 #define RD_UNROLL
 #endif
 
-// always inlined, whatever the size of the caller: the column-range products below are the
-// inner loops of the beam's section kernel, whose size would otherwise stop GCC from inlining
+// always inlined, whatever the size of the caller: the small kernels of the beam's section
+// kernel and pair sums, whose size would otherwise stop GCC from inlining them (and from
+// compiling them into the callers' AVX2 clones, src/math/simd.h)
 #if defined(__GNUC__)
 #define RD_HOT static inline __attribute__((always_inline))
 #else
@@ -61,42 +62,6 @@ static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const d
     }
   }
 }
-
-
-// BLK_MM_RANGE(name, ld, lo, hi) defines name(C, A, lda, B, m, k, s): C (m x ld) += s A (m x k,
-// lda) B (k x ld), on the columns [lo, hi) only; BLK_MTM_RANGE the same for C += s A^T B with A
-// k x m. Constant ranges and no aliasing between C and B, so that the compiler vectorizes the
-// column loops (the beam's section kernel).
-#define BLK_MM_RANGE(name, ld, lo, hi)                                                            \
-  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B, int m, \
-                   int k, double s) {                                                             \
-    for (int i = 0; i < m; i++) {                                                                 \
-      double* c = C + i * (ld);                                                                   \
-      for (int l = 0; l < k; l++) {                                                               \
-        double a = s * A[i * lda + l];                                                            \
-        const double* b = B + l * (ld);                                                           \
-        RD_UNROLL                                                                                 \
-        for (int j = lo; j < hi; j++) {                                                           \
-          c[j] += a * b[j];                                                                       \
-        }                                                                                         \
-      }                                                                                           \
-    }                                                                                             \
-  }
-#define BLK_MTM_RANGE(name, ld, lo, hi)                                                           \
-  RD_HOT void name(double* restrict C, const double* A, int lda, const double* restrict B, int m, \
-                   int k, double s) {                                                             \
-    for (int l = 0; l < k; l++) {                                                                 \
-      const double* b = B + l * (ld);                                                             \
-      for (int i = 0; i < m; i++) {                                                               \
-        double a = s * A[l * lda + i];                                                            \
-        double* c = C + i * (ld);                                                                 \
-        RD_UNROLL                                                                                 \
-        for (int j = lo; j < hi; j++) {                                                           \
-          c[j] += a * b[j];                                                                       \
-        }                                                                                         \
-      }                                                                                           \
-    }                                                                                             \
-  }
 
 
 // J[r0.., c0..] += s A (an m x k block into a row-major matrix of leading dimension ld)

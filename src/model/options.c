@@ -35,6 +35,8 @@ static const char* const formulation_names[] = {"index3", "stabilized", NULL};
 
 static const char* const redundant_names[] = {"remove", "error", NULL};
 
+static const char* const initial_acc_names[] = {"consistent", "zero", NULL};
+
 static const char* const bool_names[] = {"false", "true", NULL};
 
 #define OFF(field) offsetof(rdOptions, field)
@@ -68,6 +70,10 @@ static const optEntry table[] = {
      "redundant, (0, 1]"},
     {"solver.rho_inf", OPT_REAL, OFF(rho_inf), 0, 1, 0, NULL, "0.9",
      "generalized-alpha spectral radius at infinity, [0, 1]"},
+    {"solver.initial_acceleration", OPT_ENUM, OFF(initial_acc), 0, 0, 0, initial_acc_names,
+     "consistent",
+     "generalized_alpha: the accelerations at the start, consistent (solved from the equations "
+     "of motion and the constraints) or zero (a start from rest, as Kynema's)"},
     {"solver.formulation", OPT_ENUM, OFF(formulation), 0, 0, 0, formulation_names, "index3",
      "generalized-alpha constraints: index3 (positions) or stabilized (positions and "
      "velocities, index 2; needed for rho_inf near 1)"},

@@ -20,6 +20,12 @@ typedef enum rdGaFormulation_ {
   RD_GA_STABILIZED   // stabilized index 2: position and velocity constraints (GGL)
 } rdGaFormulation;
 
+// the accelerations generalized-alpha starts from (option solver.initial_acceleration)
+typedef enum rdGaInitialAcc_ {
+  RD_GA_START_CONSISTENT = 0,  // solved from the equations of motion and the constraints
+  RD_GA_START_ZERO             // zero node accelerations and multipliers (a start from rest)
+} rdGaInitialAcc;
+
 // what to do with redundant constraint equations (option solver.redundant_constraints)
 typedef enum rdRedundantMode_ {
   RD_REDUNDANT_REMOVE = 0,  // drop them, hold their multipliers at zero, report them
@@ -49,6 +55,7 @@ typedef struct rdOptions_ {
   // generalized-alpha
   double rho_inf;   // spectral radius at infinity, [0, 1]
   int formulation;  // rdGaFormulation
+  int initial_acc;  // rdGaInitialAcc
   // static
   int load_steps;  // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration

@@ -274,7 +274,9 @@ run run "$robust" -o "$work/robust" --set solver.modified_newton=true --set solv
 expect_rc 0 "run with a step cut"
 grep -q '^t = 0.02: 5 steps (1 rejected), .* (at most [0-9]* in a step)' "$work/out.txt" && pass ||
   fail "run with a step cut: statistics line '$(sed -n 2p "$work/out.txt")'"
-grep -q "^step cut at t = 0.005 (h = 0.005): Newton did not converge in 10 iterations.*largest at node 'beam_" "$work/out.txt" && pass ||
+# (the diverging iterates end at the iteration limit or at a numerically singular matrix,
+# depending on the round-off of the iteration matrix: test_beam_robust.c)
+grep -qE "^step cut at t = 0.005 \(h = 0.005\): (Newton did not converge in 10 iterations.*largest at node 'beam_|step from .*singular iteration matrix)" "$work/out.txt" && pass ||
   fail "run with a step cut: no 'step cut at' line: $(cat "$work/out.txt")"
 if command -v python3 >/dev/null 2>&1; then
   python3 -c 'import json, sys
@@ -282,7 +284,7 @@ s = json.load(open(sys.argv[1]))["statistics"]
 c = s["step_cuts"]
 assert s["rejected_steps"] == 1 and len(c) == 1, s
 assert abs(c[0]["t"] - 0.005) < 1e-12 and c[0]["h"] == 0.005, c
-assert c[0]["status"] == "RD_RECOVER_NEWTON" and "beam_" in c[0]["reason"], c
+assert (c[0]["status"] == "RD_RECOVER_NEWTON" and "beam_" in c[0]["reason"]) or c[0]["status"] == "RD_RECOVER_SINGULAR", c
 assert s["max_newton_iterations"] >= 3, s' "$work/robust/summary.json" && pass ||
     fail "run with a step cut: summary.json step_cuts"
 fi
