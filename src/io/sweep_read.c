@@ -1043,12 +1043,7 @@ int rd_readSweep(rdContext* ctx, const char* path, rdSweep** sweep) {
       }
     }
   }
-  if (r.dk.fyd) {
-    fy_document_destroy(r.dk.fyd);
-  }
-  if (diag) {
-    fy_diag_destroy(diag);
-  }
+  rd_deckUnload(&r.dk, diag);
   if (st != RD_OK) {
     rd_destroySweep(&sw);
     return st;
