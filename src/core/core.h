@@ -47,6 +47,9 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
 #define RD_ERROR(ctx, status, ...) \
   rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
+// kinds of warning (rd_warnOnce): renamed options take 0 .. (their count - 1) (options.c)
+#define RD_WARN_CHECKPOINT_CHANGED 31  // a checkpoint resumed with a changed model
+
 // pass a warning (message from fmt) to ctx's warning handler, unless warning `kind` (0..31, one
 // per kind of warning) was given in ctx before
 void rd_warnOnce(rdContext* ctx, int kind, const char* fmt, ...)
