@@ -85,8 +85,11 @@ static void free_history(rdHistory* h) {
   rd_free(ctx, h->buf);
   rd_free(ctx, h->row);
   rd_free(ctx, h->swork);
-  h->magic = 0;
-  rd_free(ctx, h);
+  if (h->magic == RD_MAGIC_HISTORY) {
+    rd_release(&((rdModel*)h->model)->children);
+  }
+  h->magic = RD_MAGIC_DEAD;
+  rd_bury(ctx, RD_KIND_WRITER, h);
 }
 
 
@@ -162,6 +165,7 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
     return st;
   }
   h->magic = RD_MAGIC_HISTORY;
+  rd_adopt(&((rdModel*)model)->children);
   *history = h;
   return RD_OK;
 }

@@ -111,7 +111,7 @@ static void put_options(fingerprint* f, const rdModel* m) {
     const char* key = NULL;
     char value[128];
     rd_optionList(i, &key, NULL, NULL, NULL);
-    if (key && motion_option(key) && rd_optionGet(&m->opt, key, value, sizeof(value)) == RD_OK) {
+    if (key && motion_option(key) && rd_optionGet(&m->opt, key, value, sizeof(value)) >= 0) {
       // shown in messages with 9 digits (the hash has all 17)
       char shown[32];
       double x;
