@@ -10,6 +10,7 @@
 
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
+#include "rodrigues/simulate.h"
 #include "src/io/deck_impl.h"
 #include "src/model/spec_impl.h"
 #include "tests/support/fail_alloc.h"
@@ -415,8 +416,17 @@ static const char* deck_error(rdContext* ctx, const char* path, const badSpec* b
   rdSpec* spec = NULL;
   int st = rd_readDeck(ctx, path, set, b->nset, &spec);
   if (st == RD_OK) {
+    // run-time model errors (redundant or conflicting constraints, a singular initial
+    // matrix) point into the deck too: initialize and take a few steps
     rdModel* model = NULL;
+    rdData* data = NULL;
     st = rd_compile(spec, &model);
+    st = st < 0 ? st : rd_createData(model, &data);
+    st = st < 0 ? st : rd_initialize(model, data);
+    for (int k = 0; st == RD_OK && k < 20; k++) {
+      st = rd_step(model, data, 0);
+    }
+    rd_destroyData(&data);
     rd_destroyModel(&model);
     rd_destroySpec(&spec);
   }
