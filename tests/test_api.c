@@ -533,6 +533,54 @@ static void test_error_texts(void) {
 }
 
 
+// issue 16, finding 5: the step callback runs after every step, whatever output.every is, so a
+// stop request (a signal's flag) ends rd_advance within one step
+static int stop_after(const rdModel* m, const rdData* d, void* user) {
+  (void)m;
+  (void)d;
+  int* calls = user;
+  return ++*calls >= 7;
+}
+
+
+static int count_rows_observer(const rdModel* m, const rdData* d, void* user) {
+  (void)m;
+  (void)d;
+  ++*(int*)user;
+  return 0;
+}
+
+
+static void test_step_callback(void) {
+  rdContext* ctx = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK);
+  rdSpec* s = NULL;
+  CHECK(build_spec(ctx, &s, "generalized_alpha") == RD_OK);
+  rds_setOption(s, "output.every", "1000");
+  rdModel* m = NULL;
+  CHECK(rd_compile(s, &m) == RD_OK);
+  rd_destroySpec(&s);
+  rdData* d = NULL;
+  CHECK(rd_createData(m, &d) == RD_OK && rd_initialize(m, d) == RD_OK);
+  int calls = 0, rows = 0;
+  CHECK(rd_setStepCallback(d, stop_after, &calls) == RD_OK);
+  CHECK(rd_advance(m, d, 1.0, count_rows_observer, &rows) == RD_OK);
+  rdStats st;
+  rd_getStats(d, &st);
+  CHECK_MSG(calls == 7 && st.steps == 7 && rows == 0, "calls %d, steps %ld, rows %d", calls,
+            st.steps, rows);
+  CHECK_NEAR(rd_time(d), 0.07, 1e-15);
+  // removed: the run goes on to the end
+  CHECK(rd_setStepCallback(d, NULL, NULL) == RD_OK);
+  CHECK(rd_advance(m, d, 1.0, count_rows_observer, &rows) == RD_OK && rd_time(d) == 1.0);
+  CHECK(rows == 1);
+  CHECK(rd_setStepCallback(NULL, stop_after, NULL) == RD_ERR_HANDLE);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   TEST_CASE(test_status_strings());
@@ -545,5 +593,6 @@ int main(int argc, char** argv) {
   TEST_CASE(test_alloc_failures());
   TEST_CASE(test_stale_handles());
   TEST_CASE(test_error_texts());
+  TEST_CASE(test_step_callback());
   return TEST_SUMMARY();
 }

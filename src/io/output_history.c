@@ -1,38 +1,50 @@
 // SPDX-License-Identifier: MIT
-// The time-history writer: history.csv, written as a hidden partial file and renamed on commit.
+// The time-history writer: history.csv, as a file renamed into place when complete
+// (rd_createHistory) or written in place by a run that may be killed (rd_openHistory). Rows are
+// formatted into memory and written whole, so the file is always a header and complete rows.
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rodrigues/output.h"
-#include "rodrigues/query.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
-#include "src/io/history_row.h"
 #include "src/model/data_impl.h"
-#include "src/model/model_impl.h"
-#include "src/sim/query_beam.h"
 
-// bytes of the stdio buffer, allocated once through the context allocator
+// bytes of rows held in memory before they are written (more for very wide rows)
 #define HISTORY_BUFSIZE 65536
 
-// after the columns of history_row.h: the joint reactions and beam section loads the model
-// names (output.reactions, output.section_loads), 6 columns each
-static const char* const reaction_columns[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
-static const char* const section_columns[6] = {"Nx", "Ny", "Nz", "Mx", "My", "Mz"};
+// bytes of one number of a row, its comma included ("%.17g": at most 24 characters)
+#define HISTORY_FIELD 26
+
+// per-node column suffixes, in the order rd_writeHistory writes them
+static const char* const node_columns[16] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx",
+                                             "vy", "vz", "wx", "wy", "wz", "Wx", "Wy", "Wz"};
 
 struct rdHistory_ {
   uint32_t magic;
   rdContext* ctx;
   const rdModel* model;
-  FILE* f;
-  char* buf;      // stdio buffer (HISTORY_BUFSIZE)
-  double* row;    // one row's values (rd_historyColumnCount), then 6 per reaction and section
-  double* swork;  // beam section loads: residual and kernel workspace (output.section_loads)
-  char* partial;  // DIR/.history.csv.partial
-  char* final;    // DIR/history.csv
+  FILE* f;        // the rows are formatted through this stream into buf (fmemopen)
+  char* buf;      // cap bytes
+  size_t cap;     // rows are moved to the file when fewer than rowmax bytes are left
+  size_t rowmax;  // the longest row (and header) the columns allow
+  FILE* out;      // the file, unbuffered: each move is one write of whole rows
+  char* partial;  // rd_createHistory: the temporary name DIR/.history.csv.XXXXXX; NULL in place
+  char* final;    // the file's name
+  long rows;      // rows in the file and in memory
   int failed;     // a write failed: the file can no longer be committed
 };
+
+
+// columns of a row (and of the header): time, 16 per output node, 9 invariants, iterations
+static int column_count(const rdModel* m) {
+  return 1 + 16 * m->nout + 10;
+}
 
 
 static int history_valid(const rdHistory* h) {
@@ -80,16 +92,93 @@ static void put_field(FILE* f, const char* node, const char* suffix) {
 
 static void free_history(rdHistory* h) {
   rdContext* ctx = h->ctx;
+  if (h->f) {
+    fclose(h->f);
+  }
   rd_free(ctx, h->partial);
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
-  rd_free(ctx, h->row);
-  rd_free(ctx, h->swork);
   if (h->magic == RD_MAGIC_HISTORY) {
     rd_release(&((rdModel*)h->model)->children);
   }
   h->magic = RD_MAGIC_DEAD;
   rd_bury(ctx, RD_KIND_WRITER, h);
+}
+
+
+// write the rows held in memory to the file, whole, and start the memory over
+static int move_rows(rdHistory* h) {
+  if (fflush(h->f) != 0) {
+    h->failed = 1;
+    return RD_ERROR(h->ctx, RD_ERR_IO, "history '%s': a row does not fit its buffer", h->final);
+  }
+  long n = ftell(h->f);
+  if (n > 0) {
+    errno = 0;
+    if (fwrite(h->buf, 1, (size_t)n, h->out) != (size_t)n) {
+      h->failed = 1;
+      return io_error(h->ctx, h->partial ? h->partial : h->final, errno ? errno : EIO);
+    }
+    rewind(h->f);
+  }
+  return RD_OK;
+}
+
+
+// after a row (or the header): move the rows to the file when the next might not fit
+static int row_done(rdHistory* h) {
+  if (fflush(h->f) != 0 || ferror(h->f)) {
+    h->failed = 1;
+    return RD_ERROR(h->ctx, RD_ERR_IO, "history '%s': a row does not fit its buffer", h->final);
+  }
+  long n = ftell(h->f);
+  return n >= 0 && (size_t)n + h->rowmax < h->cap ? RD_OK : move_rows(h);
+}
+
+
+// a history of `model` writing to `out` (name `final`, temporary name `partial` or NULL): the
+// memory stream sized for its rows and header
+static int new_history(const rdModel* model, rdHistory** out) {
+  rdContext* ctx = model->ctx;
+  rdHistory* h = rd_calloc(ctx, 1, sizeof(rdHistory));
+  if (!h) {
+    return RD_ERR_NOMEM;
+  }
+  h->ctx = ctx;
+  h->model = model;
+  h->rowmax = (size_t)HISTORY_FIELD * (size_t)column_count(model) + 16;
+  size_t header = 512;
+  for (int k = 0; k < model->nout; k++) {
+    header += 16 * (2 * strlen(model->node_name[model->out_node[k]]) + 8);
+  }
+  h->rowmax = header > h->rowmax ? header : h->rowmax;
+  h->cap = HISTORY_BUFSIZE + 2 * h->rowmax;
+  h->buf = rd_alloc(ctx, h->cap);
+  h->f = h->buf ? fmemopen(h->buf, h->cap, "w") : NULL;
+  if (!h->f) {
+    int st = h->buf ? RD_ERROR(ctx, RD_ERR_NOMEM, "history: cannot open a memory stream") : 0;
+    free_history(h);
+    return st ? st : RD_ERR_NOMEM;
+  }
+  *out = h;
+  return RD_OK;
+}
+
+
+// the header line into the memory stream
+static void put_header(rdHistory* h) {
+  const rdModel* model = h->model;
+  fputs("time", h->f);
+  for (int k = 0; k < model->nout; k++) {
+    const char* name = model->node_name[model->out_node[k]];
+    for (int c = 0; c < 16; c++) {
+      put_field(h->f, name, node_columns[c]);
+    }
+  }
+  fputs(
+      ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
+      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
+      h->f);
 }
 
 
@@ -104,63 +193,28 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   if (!dir || !history) {
     return RD_ERROR(ctx, RD_ERR_ARG, "rd_createHistory: NULL %s", dir ? "output" : "directory");
   }
-  rdHistory* h = rd_calloc(ctx, 1, sizeof(rdHistory));
-  if (!h) {
-    return RD_ERR_NOMEM;
+  rdHistory* h = NULL;
+  int st = new_history(model, &h);
+  if (st != RD_OK) {
+    return st;
   }
-  h->ctx = ctx;
-  h->model = model;
   h->final = join_path(ctx, dir, "history.csv");
-  h->buf = rd_alloc(ctx, HISTORY_BUFSIZE);
-  size_t nextra = 6 * (size_t)(model->nout_reaction + model->nout_section);
-  h->row = rd_alloc(ctx, sizeof(double) * ((size_t)rd_historyColumnCount(model) + nextra));
-  if (model->nout_section > 0) {
-    h->swork = rd_alloc(ctx, sizeof(double) * rd_beamSectionWork(model, model->nbeam, NULL, NULL));
-  }
-  if (!h->final || !h->buf || !h->row || (model->nout_section > 0 && !h->swork)) {
+  if (!h->final) {
     free_history(h);
     return RD_ERR_NOMEM;
   }
-  h->f = rd_atomicOpen(ctx, h->final, &h->partial);
-  if (!h->f) {
-    int st = rd_lastStatus(ctx);
+  h->out = rd_atomicOpen(ctx, h->final, &h->partial);
+  if (!h->out) {
+    st = rd_lastStatus(ctx);
     free_history(h);
     return st;
   }
-  setvbuf(h->f, h->buf, _IOFBF, HISTORY_BUFSIZE);
-
-  // header
-  errno = 0;
-  fputs("time", h->f);
-  for (int k = 0; k < model->nout; k++) {
-    const char* name = model->node_name[model->out_node[k]];
-    for (int c = 0; c < 16; c++) {
-      put_field(h->f, name, rd_historyNodeColumns[c]);
-    }
-  }
-  fputs(
-      ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
-      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations",
-      h->f);
-  for (int k = 0; k < model->nout_reaction; k++) {
-    for (int c = 0; c < 6; c++) {
-      put_field(h->f, model->joint[model->out_reaction[k]].def.name, reaction_columns[c]);
-    }
-  }
-  for (int k = 0; k < model->nout_section; k++) {
-    // "BEAM@S": the beam's name and the element fraction
-    char name[512];
-    snprintf(name, sizeof(name), "%s@%g", model->beam[model->out_section_beam[k]].def.name,
-             model->out_section_s[k]);
-    for (int c = 0; c < 6; c++) {
-      put_field(h->f, name, section_columns[c]);
-    }
-  }
-  fputc('\n', h->f);
-  if (ferror(h->f)) {
-    int st = io_error(ctx, h->partial, errno ? errno : EIO);
-    fclose(h->f);
-    remove(h->partial);
+  setvbuf(h->out, NULL, _IONBF, 0);
+  put_header(h);
+  st = move_rows(h);
+  if (st != RD_OK) {
+    rd_atomicAbort(ctx, h->out, h->partial);
+    h->out = NULL;
     free_history(h);
     return st;
   }
@@ -168,6 +222,151 @@ int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history)
   rd_adopt(&((rdModel*)model)->children);
   *history = h;
   return RD_OK;
+}
+
+
+// an existing history at `path` whose header is this one (in h's memory): the offset after its
+// last complete row with a time <= after (*keep), and the rows up to there; RD_ERR_ARG if the
+// header differs
+static int scan_history(rdHistory* h, FILE* f, double after, long* keep, long* rows) {
+  size_t header_len = (size_t)ftell(h->f);
+  fflush(h->f);
+  *keep = 0;
+  *rows = 0;
+  char field[64];
+  size_t nfield = 0, pos = 0;
+  int in_header = 1, header_ok = 1, first = 1;
+  int c;
+  while ((c = fgetc(f)) != EOF) {
+    pos++;
+    if (in_header) {
+      header_ok = header_ok && pos <= header_len && h->buf[pos - 1] == (char)c;
+      if (c == '\n') {
+        in_header = 0;
+        header_ok = header_ok && pos == header_len;
+        if (!header_ok) {
+          break;
+        }
+        *keep = (long)pos;
+      }
+      continue;
+    }
+    if (first && c != ',' && c != '\n' && nfield < sizeof(field) - 1) {
+      field[nfield++] = (char)c;
+    } else if (c == ',' || c == '\n') {
+      first = 0;
+    }
+    if (c == '\n') {
+      field[nfield] = '\0';
+      char* end = NULL;
+      double t = strtod(field, &end);
+      if (end == field || !(t <= after)) {
+        break;  // rows are in time order: this one and all after it go
+      }
+      *keep = (long)pos;
+      ++*rows;
+      nfield = 0;
+      first = 1;
+    }
+  }
+  if (in_header || !header_ok) {
+    return RD_ERROR(h->ctx, RD_ERR_ARG,
+                    "history '%s' has another header (another model or other output nodes): "
+                    "it cannot be continued",
+                    h->final);
+  }
+  return RD_OK;
+}
+
+
+int rd_openHistory(const rdModel* model, const char* path, double after, rdHistory** history,
+                   long* rows) {
+  if (history) {
+    *history = NULL;
+  }
+  if (rows) {
+    *rows = 0;
+  }
+  if (!rd_modelValid(model)) {
+    return RD_ERR_HANDLE;
+  }
+  rdContext* ctx = model->ctx;
+  if (!path || !*path || !history || isnan(after)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "rd_openHistory: NULL %s or NaN time",
+                    path ? "output" : "path");
+  }
+  rdHistory* h = NULL;
+  int st = new_history(model, &h);
+  if (st != RD_OK) {
+    return st;
+  }
+  h->final = rd_strdup(ctx, path);
+  if (!h->final) {
+    free_history(h);
+    return RD_ERR_NOMEM;
+  }
+  put_header(h);
+  // an existing file is continued: its rows up to `after` kept, the rest cut
+  long keep = 0;
+  FILE* old = fopen(path, "rb");
+  if (old) {
+    st = scan_history(h, old, after, &keep, &h->rows);
+    fclose(old);
+  }
+  int fd = st == RD_OK ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666) : -1;
+  if (st == RD_OK && (fd < 0 || ftruncate(fd, keep) != 0 || lseek(fd, keep, SEEK_SET) < 0)) {
+    st = io_error(ctx, path, errno);
+  }
+  h->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
+  if (st == RD_OK && !h->out) {
+    st = io_error(ctx, path, errno);
+  }
+  if (st != RD_OK) {
+    if (h->out) {
+      fclose(h->out);
+    } else if (fd >= 0) {
+      close(fd);
+    }
+    free_history(h);
+    return st;
+  }
+  setvbuf(h->out, NULL, _IONBF, 0);
+  if (keep > 0) {
+    rewind(h->f);  // the file has its header
+  }
+  h->magic = RD_MAGIC_HISTORY;
+  rd_adopt(&((rdModel*)model)->children);
+  st = rd_flushHistory(h);
+  if (st != RD_OK) {
+    rd_closeHistory(&h, 0);
+    return st;
+  }
+  if (rows) {
+    *rows = h->rows;
+  }
+  *history = h;
+  return RD_OK;
+}
+
+
+int rd_flushHistory(rdHistory* h) {
+  if (!history_valid(h)) {
+    return RD_ERR_HANDLE;
+  }
+  if (h->failed) {
+    return RD_ERROR(h->ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->final);
+  }
+  int st = move_rows(h);
+  if (st == RD_OK && fsync(fileno(h->out)) != 0 && errno != EINVAL) {
+    h->failed = 1;
+    st = io_error(h->ctx, h->partial ? h->partial : h->final, errno);
+  }
+  return st;
+}
+
+
+long rd_historyRows(const rdHistory* h) {
+  return history_valid(h) ? h->rows : -1;
 }
 
 
@@ -182,44 +381,33 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
   if (h->failed) {
     return RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->partial);
   }
-  // the values first, so that a failed query leaves no half-written row
-  int st = rd_historyRow(model, data, h->row);
-  if (st != RD_OK) {
-    return st;
-  }
-  int ncol = rd_historyColumnCount(model);
-  double* extra = h->row + ncol;
-  for (int k = 0; k < model->nout_reaction && st == RD_OK; k++, extra += 6) {
-    st = rd_getJointReaction(model, data, model->out_reaction[k], extra, extra + 3);
-  }
-  for (int k = 0; k < model->nout_section && st == RD_OK; k++, extra += 6) {
-    int b = model->out_section_beam[k];
-    double* r = h->swork;
-    if (rd_beamSectionLoadIn(model, data, b, model->out_section_s[k], r,
-                             r + 6 * (size_t)model->beam[b].def.nnode, extra) != RD_OK) {
-      st = RD_ERROR(ctx, RD_ERR_NUMERIC, "history: beam '%s': section loads failed",
-                    model->beam[b].def.name);
-    }
-  }
+  double ke = 0, pe = 0;
+  int st = rd_getEnergy(model, data, &ke, &pe);
   if (st != RD_OK) {
     return st;
   }
   FILE* f = h->f;
-  errno = 0;
-  fprintf(f, "%.17g", h->row[0]);
-  for (int k = 1; k < ncol - 1; k++) {
-    fprintf(f, ",%.17g", h->row[k]);
+  long start = ftell(f);
+  fprintf(f, "%.17g", data->s.t);
+  for (int k = 0; k < model->nout; k++) {
+    double s[16];
+    st = rd_getNodeState(model, data, model->out_node[k], s, s + 3, s + 7, s + 10, s + 13);
+    if (st != RD_OK) {
+      fseek(f, start, SEEK_SET);  // the half-formatted row goes
+      return st;
+    }
+    for (int c = 0; c < 16; c++) {
+      fprintf(f, ",%.17g", s[c]);
+    }
   }
-  fprintf(f, ",%d", (int)h->row[ncol - 1]);  // newton_iterations
-  for (int k = ncol; k < ncol + 6 * (model->nout_reaction + model->nout_section); k++) {
-    fprintf(f, ",%.17g", h->row[k]);
-  }
-  fputc('\n', f);
-  if (ferror(f)) {
-    h->failed = 1;
-    return io_error(ctx, h->partial, errno ? errno : EIO);
-  }
-  return RD_OK;
+  // invariants: total linear momentum and angular momentum about the origin (global frame)
+  double p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
+  rd_getMomentum(model, data, p, L);
+  fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", ke, pe, ke + pe, p[0],
+          p[1], p[2], L[0], L[1], L[2], data->stats.last_newton_iterations);
+  st = row_done(h);
+  h->rows += st == RD_OK;
+  return st;
 }
 
 
@@ -232,12 +420,21 @@ int rd_closeHistory(rdHistory** history, int do_commit) {
     return RD_ERR_HANDLE;
   }
   int st = RD_OK;
-  if (do_commit) {
-    st = rd_atomicCommit(h->ctx, h->f, h->partial, h->final, h->failed);
+  if (!h->partial) {
+    // in place: the rows are kept either way
+    st = h->failed
+             ? RD_ERROR(h->ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->final)
+             : rd_flushHistory(h);
+    if (fclose(h->out) != 0 && st == RD_OK) {
+      st = io_error(h->ctx, h->final, errno);
+    }
+  } else if (do_commit) {
+    int moved = h->failed ? RD_ERR_IO : move_rows(h);
+    st = rd_atomicCommit(h->ctx, h->out, h->partial, h->final, moved != RD_OK);
   } else {
-    st = rd_atomicAbort(h->ctx, h->f, h->partial);
+    st = rd_atomicAbort(h->ctx, h->out, h->partial);
   }
-  h->f = NULL;
+  h->out = NULL;
   free_history(h);
   *history = NULL;
   return st;

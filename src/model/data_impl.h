@@ -47,7 +47,9 @@ struct rdData_ {
   void* solver;  // stepper-owned objects of this data (a factorization); see rdStepper.attach
   struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
                                    // steppers with closed loops; solver/redundant.c)
-  void* block;                     // the single allocation behind every array above
+  rdStepCallback step_cb;          // rd_setStepCallback: called by rd_advance after each step
+  void* step_user;
+  void* block;  // the single allocation behind every array above
 };
 
 // 1 if d is a live data object

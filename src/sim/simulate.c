@@ -319,6 +319,14 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       }
       clock0 = now();
     }
+    // between two steps: the host may stop the run here (a signal), or checkpoint it
+    if (d->step_cb) {
+      d->stats.wall_time += now() - clock0;
+      if (d->step_cb(m, d, d->step_user)) {
+        return RD_OK;
+      }
+      clock0 = now();
+    }
   }
   d->stats.wall_time += now() - clock0;
   return RD_OK;
@@ -397,6 +405,16 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   }
   d->stats.wall_time += now() - t0;
   return st;
+}
+
+
+int rd_setStepCallback(rdData* d, rdStepCallback fn, void* user) {
+  if (!rd_dataValid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  d->step_cb = fn;
+  d->step_user = user;
+  return RD_OK;
 }
 
 
