@@ -5,7 +5,7 @@
 # its history.csv must then equal the uninterrupted run's byte for byte, and its summary.json
 # too but for the wall time. After every kill the run's history is a header and complete rows.
 # usage: test_soak.sh RODRIGUES_EXE SOURCE_ROOT [FINAL_TIME]
-#   FINAL_TIME of the heavy top deck, default 4 (about 10 kills); docs/testing.md has a longer
+#   FINAL_TIME of the heavy top deck, default 4 (about 30 kills); docs/testing.md has a longer
 #   run. SOAK_SEED fixes the random kill times (default: from the clock, printed).
 exe=$1
 src=$2
