@@ -41,8 +41,9 @@ for t in $targets; do
   fi
   # the closing counts of libFuzzer: executions, coverage, corpus
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/fuzz_$t.log" | tail -n 1)
+  took=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$build/fuzz_$t.log" | tail -n 1)
   cov=$(grep -Eo 'cov: [0-9]+' "$build/fuzz_$t.log" | tail -n 1)
   ft=$(grep -Eo 'ft: [0-9]+' "$build/fuzz_$t.log" | tail -n 1)
-  echo "fuzz: $t: ${runs:-?} executions in ${seconds} s, ${cov:-cov: ?}, ${ft:-ft: ?}"
+  echo "fuzz: $t: ${runs:-?} executions in ${took:-?} s (of $seconds), ${cov:-cov: ?}, ${ft:-ft: ?}"
 done
 exit $status

@@ -649,7 +649,13 @@ int rd_checkpointParse(const rdModel* m, rdData* d, const char* name, const unsi
     memcpy(hist, p, hsize);
     int st = rd_stepperFor(m->opt.method)->history_load(m, d, hist);
     rd_free(ctx, hist);
-    if (st != RD_OK) {
+    if (st > 0) {
+      // the saved factorization is singular: a writer never saves one (the next step would
+      // refactor, but the run would not be the one that wrote the file)
+      return RD_ERROR(ctx, RD_ERR_IO,
+                      "checkpoint '%s' is corrupt (its factorization history is singular)", name);
+    }
+    if (st < 0) {
       return st;
     }
   }
