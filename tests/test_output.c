@@ -703,20 +703,33 @@ static void test_in_place(rdContext* ctx) {
   char* text = slurp(tmpdir, "inplace.csv");
   CHECK(count_rows(text) == 3000);
   free(text);
-  // a killed writer's torn last row, then a resume at the row of t = 1.999
+  // a killed writer's torn last row, and its copy linked to the file (what a writer killed
+  // between its moves leaves), then a resume at the row of t = 1.999
   FILE* f = fopen(path, "ab");
   fputs("2.5,1,2,3", f);
   fclose(f);
+  char copy[700];
+  snprintf(copy, sizeof(copy), "%s/.inplace.csv.0", tmpdir);
+  CHECK(link(path, copy) == 0);
   CHECK(rd_openHistory(m, path, 1.999, &h, &kept) == RD_OK);
   CHECK_MSG(kept == 2000, "kept %ld rows", kept);
+  CHECK(whole_rows(path));  // the torn row is gone at once
   d->s.t = 2.0;
   CHECK(rd_writeHistory(h, m, d) == RD_OK);
   CHECK(rd_closeHistory(&h, 1) == RD_OK);
   text = slurp(tmpdir, "inplace.csv");
   CHECK(count_rows(text) == 2001 && whole_rows(path));
+  CHECK(!file_exists(tmpdir, ".inplace.csv.0") && !file_exists(tmpdir, ".inplace.csv.1"));
   double row[64];
   CHECK(parse_row(text, 1999, row, 64) > 0 && row[0] == 0.001 * 1999);
   CHECK(parse_row(text, 2000, row, 64) > 0 && row[0] == 2.0);
+  free(text);
+  // an empty file (a writer killed before its header) is started afresh
+  fclose(fopen(path, "wb"));
+  CHECK(rd_openHistory(m, path, 10, &h, &kept) == RD_OK && kept == 0);
+  CHECK(rd_closeHistory(&h, 1) == RD_OK);
+  text = slurp(tmpdir, "inplace.csv");
+  CHECK(count_rows(text) == 0 && whole_rows(path));
   free(text);
   // another model's history is not continued; -INFINITY keeps no row
   rdModel* other = build(ctx, NULL, NULL);

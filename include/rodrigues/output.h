@@ -23,8 +23,11 @@ typedef struct rdHistory_ rdHistory;
 RD_API int rd_createHistory(const rdModel* model, const char* dir, rdHistory** history);
 
 // Open the history file `path` to be written in place, as by a run that may be killed: the file
-// is at every moment a header and complete rows (rows are kept in memory and written whole, at
-// rd_flushHistory, when the memory is full and at rd_closeHistory). A new or empty file gets
+// is at every moment a header and complete rows, also if the process is killed inside a write
+// (rows are kept in memory and written, at rd_flushHistory, when the memory is full and at
+// rd_closeHistory, to two copies .NAME.0 and .NAME.1 beside it in turn, `path` a hard link to
+// the complete one; where the file system has no hard links, to `path` directly, whole rows in
+// one write each time). A new or empty file gets
 // the header. An existing one must have this model's header (else RD_ERR_ARG); its rows after
 // time `after` are cut, with an incomplete last row, and new rows follow: a run resumed from a
 // checkpoint at time `after` continues the history it wrote (-INFINITY keeps no row). *rows

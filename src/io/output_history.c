@@ -33,11 +33,20 @@ struct rdHistory_ {
   char* buf;      // cap bytes
   size_t cap;     // rows are moved to the file when fewer than rowmax bytes are left
   size_t rowmax;  // the longest row (and header) the columns allow
-  FILE* out;      // the file, unbuffered: each move is one write of whole rows
+  FILE* out;      // rd_createHistory: the file, unbuffered (each move one write of whole rows)
   char* partial;  // rd_createHistory: the temporary name DIR/.history.csv.XXXXXX; NULL in place
   char* final;    // the file's name
-  long rows;      // rows in the file and in memory
-  int failed;     // a write failed: the file can no longer be committed
+  // in place (rd_openHistory): two copies .NAME.0 and .NAME.1 take every row; `final` is a hard
+  // link to the one that holds all rows written so far while the other catches up, so what a
+  // reader sees is complete rows even if the writer is killed inside a write (which the kernel
+  // may cut at a page boundary). Without hard links: one file, written in place.
+  int copy[2];  // their descriptors (-1: none)
+  char* copy_name[2];
+  char* link_name;  // .NAME.link, the new link's name before it is renamed over `final`
+  int shown;        // the copy `final` links to (-1: none yet)
+  int single;       // no hard links here: rows go to copy[0], which is `final` itself
+  long rows;        // rows in the file and in memory
+  int failed;       // a write failed: the file can no longer be committed
 };
 
 
@@ -95,6 +104,13 @@ static void free_history(rdHistory* h) {
   if (h->f) {
     fclose(h->f);
   }
+  for (int k = 0; k < 2; k++) {
+    if (h->copy[k] >= 0) {
+      close(h->copy[k]);
+    }
+    rd_free(ctx, h->copy_name[k]);
+  }
+  rd_free(ctx, h->link_name);
   rd_free(ctx, h->partial);
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
@@ -103,6 +119,48 @@ static void free_history(rdHistory* h) {
   }
   h->magic = RD_MAGIC_DEAD;
   rd_bury(ctx, RD_KIND_WRITER, h);
+}
+
+
+// write n bytes to fd, whole (a short write is continued); 0 or -1 with errno set
+static int write_all(int fd, const char* p, size_t n) {
+  while (n > 0) {
+    ssize_t k = write(fd, p, n);
+    if (k < 0 && errno == EINTR) {
+      continue;
+    }
+    if (k <= 0) {
+      errno = k < 0 ? errno : EIO;
+      return -1;
+    }
+    p += k;
+    n -= (size_t)k;
+  }
+  return 0;
+}
+
+
+// make `final` the copy k: a new hard link renamed over it; 0 or -1 with errno set
+static int show(rdHistory* h, int k) {
+  remove(h->link_name);
+  if (link(h->copy_name[k], h->link_name) != 0 || rename(h->link_name, h->final) != 0) {
+    return -1;
+  }
+  h->shown = k;
+  return 0;
+}
+
+
+// in place: n bytes of rows to the copy not shown, show it, then the other catches up
+static int put_rows(rdHistory* h, const char* p, size_t n) {
+  if (h->single) {
+    return write_all(h->copy[0], p, n);
+  }
+  int k = h->shown == 0 ? 1 : 0;
+  if (write_all(h->copy[k], p, n) != 0 || show(h, k) != 0) {
+    return -1;
+  }
+  return write_all(h->copy[1 - k], p, n);
 }
 
 
@@ -115,7 +173,9 @@ static int move_rows(rdHistory* h) {
   long n = ftell(h->f);
   if (n > 0) {
     errno = 0;
-    if (fwrite(h->buf, 1, (size_t)n, h->out) != (size_t)n) {
+    int bad = h->partial ? fwrite(h->buf, 1, (size_t)n, h->out) != (size_t)n
+                         : put_rows(h, h->buf, (size_t)n) != 0;
+    if (bad) {
       h->failed = 1;
       return io_error(h->ctx, h->partial ? h->partial : h->final, errno ? errno : EIO);
     }
@@ -146,6 +206,8 @@ static int new_history(const rdModel* model, rdHistory** out) {
   }
   h->ctx = ctx;
   h->model = model;
+  h->copy[0] = h->copy[1] = -1;
+  h->shown = -1;
   h->rowmax = (size_t)HISTORY_FIELD * (size_t)column_count(model) + 16;
   size_t header = 512;
   for (int k = 0; k < model->nout; k++) {
@@ -269,11 +331,88 @@ static int scan_history(rdHistory* h, FILE* f, double after, long* keep, long* r
       first = 1;
     }
   }
+  if (in_header && header_ok) {
+    return RD_OK;  // empty, or a header cut short by a killed writer: nothing to keep
+  }
   if (in_header || !header_ok) {
     return RD_ERROR(h->ctx, RD_ERR_ARG,
                     "history '%s' has another header (another model or other output nodes): "
                     "it cannot be continued",
                     h->final);
+  }
+  return RD_OK;
+}
+
+
+// "DIR/.BASE.SUFFIX" beside path, in a new string
+static char* beside(rdContext* ctx, const char* path, const char* suffix) {
+  const char* slash = strrchr(path, '/');
+  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+  size_t size = strlen(path) + strlen(suffix) + 3;
+  char* p = rd_alloc(ctx, size);
+  if (p) {
+    memcpy(p, path, dirlen);
+    snprintf(p + dirlen, size - dirlen, ".%s.%s", path + dirlen, suffix);
+  }
+  return p;
+}
+
+
+// the two copies of an in-place history, each with the first `keep` bytes of `old` (the rows
+// kept; may be NULL when keep is 0), `final` a link to the first; one file `final` itself where
+// the file system has no hard links
+static int open_copies(rdHistory* h, FILE* old, long keep) {
+  rdContext* ctx = h->ctx;
+  h->link_name = beside(ctx, h->final, "link");
+  h->copy_name[0] = beside(ctx, h->final, "0");
+  h->copy_name[1] = beside(ctx, h->final, "1");
+  if (!h->link_name || !h->copy_name[0] || !h->copy_name[1]) {
+    return RD_ERR_NOMEM;
+  }
+  for (int k = 0; k < 2; k++) {
+    // a killed writer's copy may be the very file `final` links to: unlinked, not truncated
+    remove(h->copy_name[k]);
+    h->copy[k] = open(h->copy_name[k], O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (h->copy[k] < 0) {
+      return io_error(ctx, h->copy_name[k], errno);
+    }
+  }
+  if (keep > 0) {
+    rewind(old);
+    char chunk[16384];
+    for (long done = 0; done < keep;) {
+      size_t want = (size_t)(keep - done) < sizeof(chunk) ? (size_t)(keep - done) : sizeof(chunk);
+      size_t got = fread(chunk, 1, want, old);
+      if (got == 0 || write_all(h->copy[0], chunk, got) || write_all(h->copy[1], chunk, got)) {
+        return io_error(ctx, h->copy_name[0], errno ? errno : EIO);
+      }
+      done += (long)got;
+    }
+  }
+  // the kept rows shown at once (a torn row of a killed writer gone); a new history shows copy
+  // 0 at its first move
+  h->shown = 1;
+  if (keep > 0 && show(h, 0) == 0) {
+    return RD_OK;
+  }
+  if (keep == 0 && link(h->copy_name[0], h->link_name) == 0) {
+    remove(h->link_name);  // hard links work here
+    return RD_OK;
+  }
+  int err = errno;
+  if (err != EPERM && err != EXDEV && err != EMLINK && err != ENOTSUP && err != ENOSYS) {
+    return io_error(ctx, h->final, err);
+  }
+  // no hard links: `final` itself, cut after the rows kept
+  for (int k = 0; k < 2; k++) {
+    close(h->copy[k]);
+    h->copy[k] = -1;
+    remove(h->copy_name[k]);
+  }
+  h->single = 1;
+  h->copy[0] = open(h->final, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (h->copy[0] < 0 || ftruncate(h->copy[0], keep) != 0 || lseek(h->copy[0], keep, SEEK_SET) < 0) {
+    return io_error(ctx, h->final, errno);
   }
   return RD_OK;
 }
@@ -311,26 +450,17 @@ int rd_openHistory(const rdModel* model, const char* path, double after, rdHisto
   FILE* old = fopen(path, "rb");
   if (old) {
     st = scan_history(h, old, after, &keep, &h->rows);
+  }
+  if (st == RD_OK) {
+    st = open_copies(h, old, keep);
+  }
+  if (old) {
     fclose(old);
   }
-  int fd = st == RD_OK ? open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666) : -1;
-  if (st == RD_OK && (fd < 0 || ftruncate(fd, keep) != 0 || lseek(fd, keep, SEEK_SET) < 0)) {
-    st = io_error(ctx, path, errno);
-  }
-  h->out = fd >= 0 ? fdopen(fd, "wb") : NULL;
-  if (st == RD_OK && !h->out) {
-    st = io_error(ctx, path, errno);
-  }
   if (st != RD_OK) {
-    if (h->out) {
-      fclose(h->out);
-    } else if (fd >= 0) {
-      close(fd);
-    }
     free_history(h);
     return st;
   }
-  setvbuf(h->out, NULL, _IONBF, 0);
   if (keep > 0) {
     rewind(h->f);  // the file has its header
   }
@@ -357,9 +487,12 @@ int rd_flushHistory(rdHistory* h) {
     return RD_ERROR(h->ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->final);
   }
   int st = move_rows(h);
-  if (st == RD_OK && fsync(fileno(h->out)) != 0 && errno != EINVAL) {
-    h->failed = 1;
-    st = io_error(h->ctx, h->partial ? h->partial : h->final, errno);
+  int fd[2] = {h->partial ? fileno(h->out) : h->copy[0], h->partial ? -1 : h->copy[1]};
+  for (int k = 0; k < 2 && st == RD_OK; k++) {
+    if (fd[k] >= 0 && fsync(fd[k]) != 0 && errno != EINVAL) {
+      h->failed = 1;
+      st = io_error(h->ctx, h->partial ? h->partial : h->final, errno);
+    }
   }
   return st;
 }
@@ -425,8 +558,14 @@ int rd_closeHistory(rdHistory** history, int do_commit) {
     st = h->failed
              ? RD_ERROR(h->ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->final)
              : rd_flushHistory(h);
-    if (fclose(h->out) != 0 && st == RD_OK) {
-      st = io_error(h->ctx, h->final, errno);
+    for (int k = 0; k < 2; k++) {
+      if (h->copy[k] >= 0 && close(h->copy[k]) != 0 && st == RD_OK) {
+        st = io_error(h->ctx, h->final, errno);
+      }
+      h->copy[k] = -1;
+      if (!h->single) {
+        remove(h->copy_name[k]);  // `final` keeps the copy it shows
+      }
     }
   } else if (do_commit) {
     int moved = h->failed ? RD_ERR_IO : move_rows(h);
