@@ -61,8 +61,10 @@ typedef struct rdModelInfo_ {
 // names it; *model is then NULL. The spec is not modified and may be destroyed afterwards.
 RD_API int rd_compile(const rdSpec* spec, rdModel** model);
 
-// Destroy a model and set *model to NULL. Accepts NULL. Every rdData made from it must be
-// destroyed first.
+// Destroy a model and set *model to NULL. Accepts NULL. While data or writers (histories,
+// NetCDF, VTK) made from it exist it destroys nothing: *model stays, usable, and the context's
+// last error is RD_ERR_STATE. A destroyed model's stale handle is refused with RD_ERR_HANDLE
+// (docs/api.md "Handles").
 RD_API void rd_destroyModel(rdModel** model);
 
 // Fill `info` with the model's sizes. Returns RD_OK or RD_ERR_HANDLE / RD_ERR_ARG.

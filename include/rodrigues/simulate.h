@@ -50,7 +50,8 @@ typedef struct rdStepCut_ {
 // message says why).
 RD_API int rd_createData(const rdModel* model, rdData** data);
 
-// Destroy the data and set *data to NULL. Accepts NULL.
+// Destroy the data and set *data to NULL. Accepts NULL. A stale copy of the handle is then
+// refused (RD_ERR_HANDLE), and destroying it again does nothing (docs/api.md "Handles").
 RD_API void rd_destroyData(rdData** data);
 
 // Copy the complete state (time, configuration, velocities, accelerations, multipliers,

@@ -64,7 +64,8 @@ typedef enum rdObjKind_ {
 // Create an empty spec. Returns RD_OK, RD_ERR_ARG or RD_ERR_NOMEM.
 RD_API int rd_createSpec(rdContext* ctx, rdSpec** spec);
 
-// Destroy a spec and set *spec to NULL. Accepts NULL.
+// Destroy a spec and set *spec to NULL. Accepts NULL. A stale copy of the handle is then
+// refused (RD_ERR_HANDLE), and destroying it again does nothing (docs/api.md "Handles").
 RD_API void rd_destroySpec(rdSpec** spec);
 
 // Context the spec was created with (NULL for an invalid handle).
