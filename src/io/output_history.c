@@ -13,6 +13,7 @@
 #include "rodrigues/output.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/io/history_row.h"
 #include "src/model/data_impl.h"
 
 // bytes of rows held in memory before they are written (more for very wide rows)
@@ -21,16 +22,13 @@
 // bytes of one number of a row, its comma included ("%.17g": at most 24 characters)
 #define HISTORY_FIELD 26
 
-// per-node column suffixes, in the order rd_writeHistory writes them
-static const char* const node_columns[16] = {"x",  "y",  "z",  "qw", "qx", "qy", "qz", "vx",
-                                             "vy", "vz", "wx", "wy", "wz", "Wx", "Wy", "Wz"};
-
 struct rdHistory_ {
   uint32_t magic;
   rdContext* ctx;
   const rdModel* model;
   FILE* f;        // the rows are formatted through this stream into buf (fmemopen)
   char* buf;      // cap bytes
+  double* row;    // one row's values (rd_historyColumnCount)
   size_t cap;     // rows are moved to the file when fewer than rowmax bytes are left
   size_t rowmax;  // the longest row (and header) the columns allow
   FILE* out;      // rd_createHistory: the file, unbuffered (each move one write of whole rows)
@@ -48,12 +46,6 @@ struct rdHistory_ {
   long rows;        // rows in the file and in memory
   int failed;       // a write failed: the file can no longer be committed
 };
-
-
-// columns of a row (and of the header): time, 16 per output node, 9 invariants, iterations
-static int column_count(const rdModel* m) {
-  return 1 + 16 * m->nout + 10;
-}
 
 
 static int history_valid(const rdHistory* h) {
@@ -114,6 +106,7 @@ static void free_history(rdHistory* h) {
   rd_free(ctx, h->partial);
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
+  rd_free(ctx, h->row);
   if (h->magic == RD_MAGIC_HISTORY) {
     rd_release(&((rdModel*)h->model)->children);
   }
@@ -208,7 +201,7 @@ static int new_history(const rdModel* model, rdHistory** out) {
   h->model = model;
   h->copy[0] = h->copy[1] = -1;
   h->shown = -1;
-  h->rowmax = (size_t)HISTORY_FIELD * (size_t)column_count(model) + 16;
+  h->rowmax = (size_t)HISTORY_FIELD * (size_t)rd_historyColumnCount(model) + 16;
   size_t header = 512;
   for (int k = 0; k < model->nout; k++) {
     header += 16 * (2 * strlen(model->node_name[model->out_node[k]]) + 8);
@@ -216,9 +209,11 @@ static int new_history(const rdModel* model, rdHistory** out) {
   h->rowmax = header > h->rowmax ? header : h->rowmax;
   h->cap = HISTORY_BUFSIZE + 2 * h->rowmax;
   h->buf = rd_alloc(ctx, h->cap);
-  h->f = h->buf ? fmemopen(h->buf, h->cap, "w") : NULL;
+  h->row = rd_alloc(ctx, sizeof(double) * (size_t)rd_historyColumnCount(model));
+  h->f = h->buf && h->row ? fmemopen(h->buf, h->cap, "w") : NULL;
   if (!h->f) {
-    int st = h->buf ? RD_ERROR(ctx, RD_ERR_NOMEM, "history: cannot open a memory stream") : 0;
+    int st =
+        h->buf && h->row ? RD_ERROR(ctx, RD_ERR_NOMEM, "history: cannot open a memory stream") : 0;
     free_history(h);
     return st ? st : RD_ERR_NOMEM;
   }
@@ -234,7 +229,7 @@ static void put_header(rdHistory* h) {
   for (int k = 0; k < model->nout; k++) {
     const char* name = model->node_name[model->out_node[k]];
     for (int c = 0; c < 16; c++) {
-      put_field(h->f, name, node_columns[c]);
+      put_field(h->f, name, rd_historyNodeColumns[c]);
     }
   }
   fputs(
@@ -512,32 +507,21 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
     return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeHistory: history, model and data do not match");
   }
   if (h->failed) {
-    return RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed", h->partial);
+    return RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': an earlier write failed",
+                    h->partial ? h->partial : h->final);
   }
-  double ke = 0, pe = 0;
-  int st = rd_getEnergy(model, data, &ke, &pe);
+  // the values first, so that a failed query leaves no half-formatted row
+  int st = rd_historyRow(model, data, h->row);
   if (st != RD_OK) {
     return st;
   }
   FILE* f = h->f;
-  long start = ftell(f);
-  fprintf(f, "%.17g", data->s.t);
-  for (int k = 0; k < model->nout; k++) {
-    double s[16];
-    st = rd_getNodeState(model, data, model->out_node[k], s, s + 3, s + 7, s + 10, s + 13);
-    if (st != RD_OK) {
-      fseek(f, start, SEEK_SET);  // the half-formatted row goes
-      return st;
-    }
-    for (int c = 0; c < 16; c++) {
-      fprintf(f, ",%.17g", s[c]);
-    }
+  int ncol = rd_historyColumnCount(model);
+  fprintf(f, "%.17g", h->row[0]);
+  for (int k = 1; k < ncol - 1; k++) {
+    fprintf(f, ",%.17g", h->row[k]);
   }
-  // invariants: total linear momentum and angular momentum about the origin (global frame)
-  double p[3] = {0, 0, 0}, L[3] = {0, 0, 0};
-  rd_getMomentum(model, data, p, L);
-  fprintf(f, ",%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%d\n", ke, pe, ke + pe, p[0],
-          p[1], p[2], L[0], L[1], L[2], data->stats.last_newton_iterations);
+  fprintf(f, ",%d\n", (int)h->row[ncol - 1]);  // newton_iterations
   st = row_done(h);
   h->rows += st == RD_OK;
   return st;
