@@ -63,9 +63,10 @@ void rd_destroyContext(rdContext** ctx) {
   int live = atomic_load(&c->children);
   if (live > 0) {
     RD_ERROR(c, RD_ERR_STATE,
-             "rd_destroyContext: %d spec%s or model%s made with this context %s not destroyed; "
-             "destroy them first (the context is kept)",
-             live, live > 1 ? "s" : "", live > 1 ? "s" : "", live > 1 ? "are" : "is");
+             "rd_destroyContext: %d spec%s, model%s or sweep%s made with this context %s not "
+             "destroyed; destroy them first (the context is kept)",
+             live, live > 1 ? "s" : "", live > 1 ? "s" : "", live > 1 ? "s" : "",
+             live > 1 ? "are" : "is");
     return;
   }
   rdAllocator a = c->alloc;

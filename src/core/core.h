@@ -20,12 +20,12 @@
 
 #define RD_MAGIC_DEAD 0x44454144u  // "DEAD": a destroyed object kept as a tombstone
 
-// Destroyed objects (specs, models, data, writers) are not freed at once: their memory stays
-// allocated with the magic RD_MAGIC_DEAD, so that a stale copy of the handle is refused
-// (RD_ERR_HANDLE) instead of read after free. Each context keeps the last RD_GRAVEYARD
+// Destroyed objects (specs, models, data, writers, sweeps, collectors) are not freed at once: their
+// memory stays allocated with the magic RD_MAGIC_DEAD, so that a stale copy of the handle is
+// refused (RD_ERR_HANDLE) instead of read after free. Each context keeps the last RD_GRAVEYARD
 // tombstones of each kind and frees the oldest beyond that, and all of them when it is
 // destroyed (docs/api.md "Handles").
-enum { RD_KIND_SPEC = 0, RD_KIND_MODEL, RD_KIND_DATA, RD_KIND_WRITER, RD_KINDS };
+enum { RD_KIND_SPEC = 0, RD_KIND_MODEL, RD_KIND_DATA, RD_KIND_WRITER, RD_KIND_SWEEP, RD_KINDS };
 #define RD_GRAVEYARD 64
 
 // value put in def cookies by rd_default*Def
@@ -35,7 +35,7 @@ enum { RD_KIND_SPEC = 0, RD_KIND_MODEL, RD_KIND_DATA, RD_KIND_WRITER, RD_KINDS }
 
 struct rdContext_ {
   uint32_t magic;
-  atomic_int children;   // specs and models made with this context and not yet destroyed
+  atomic_int children;   // specs, models and sweeps made with this context, not yet destroyed
   pthread_mutex_t lock;  // guards the graveyard (objects may be destroyed in several threads)
   void* grave[RD_KINDS][RD_GRAVEYARD];  // tombstones, oldest at grave_next
   int grave_next[RD_KINDS];
