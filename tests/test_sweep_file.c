@@ -298,6 +298,10 @@ static void test_results_and_tables(rdContext* ctx) {
   snprintf(path, sizeof(path), "%s/none.json", tmpdir);
   CHECK(rd_readCaseResult(sw, 0, path, &back) == RD_OK && back.state == RD_CASE_MISSING);
   CHECK(!strcmp(rd_caseStateName(RD_CASE_CRASHED), "crashed"));
+  // not text, and endless: refused at its first bytes (libfyaml reading the file itself grew
+  // its memory without end)
+  CHECK(rd_readCaseResult(sw, 0, "/dev/zero", &back) == RD_OK && back.state == RD_CASE_MISSING);
+  CHECK(strstr(back.error, "is not a case result") != NULL);
 
   CHECK(rd_writeSweepIndex(sw, tmpdir) == RD_OK);
   CHECK(rd_writeSweepTables(sw, r, tmpdir) == RD_OK);
