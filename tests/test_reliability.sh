@@ -134,6 +134,59 @@ expect 0 "warning: resuming 'top.ckpt' with a changed model: option solver.time_
 run "$exe" run "$src/input/pendulum.yaml" -o c3 --resume top.ckpt
 expect 2 "written for another model" "a checkpoint of another deck"
 
+# --- the acceptance of issue 16: a failed, an interrupted and a killed run, each into a
+# directory that holds an earlier successful run, leave the rows computed so far (complete rows,
+# in DIR/incomplete), the earlier results untouched and a status that says what happened
+whole_rows() {  # every line has the header's number of fields, the last ends with a newline
+  [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
+    awk -F, 'NR == 1 { n = NF } NF != n { bad = 1 } END { exit bad || NR < 3 }' "$1"
+}
+earlier() {  # earlier NAME ARGS...: a successful run into NAME.dir, its results kept aside
+  name=$1
+  shift
+  run "$exe" run "$@" -o "$name.dir"
+  cp "$name.dir/history.csv" "$name.history" && cp "$name.dir/summary.json" "$name.summary"
+}
+untouched() {
+  cmp -s "$1.dir/history.csv" "$1.history" && cmp -s "$1.dir/summary.json" "$1.summary"
+}
+earlier acc_failed "$src/tests/cli/fails_midway.yaml" --set solver.final_time=0.04
+run "$exe" run "$src/tests/cli/fails_midway.yaml" -o acc_failed.dir
+check "failed run: exit 3" [ "$rc" -eq 3 ]
+check "failed run: the earlier results untouched" untouched acc_failed
+check "failed run: its rows kept, whole" whole_rows acc_failed.dir/incomplete/history.csv
+check "failed run: status failed, with the error" \
+  grep -q '"error": ".*blowup' acc_failed.dir/incomplete/summary.json
+earlier acc_int "$top" --set solver.final_time=0.05
+# (a job in the background of a script ignores SIGINT unless given back its default)
+env --default-signal=INT "$exe" run "$top" -o acc_int.dir --set solver.final_time=1000 \
+  >/dev/null 2>/dev/null &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+check "interrupted run: ends by SIGINT (130)" [ "$rc" -eq 130 ]
+check "interrupted run: the earlier results untouched" untouched acc_int
+check "interrupted run: its rows kept, whole" whole_rows acc_int.dir/incomplete/history.csv
+check "interrupted run: status interrupted" \
+  grep -q '"status": "interrupted"' acc_int.dir/incomplete/summary.json
+earlier acc_kill "$top" --set solver.final_time=0.05
+"$exe" run "$top" -o acc_kill.dir --set solver.final_time=1000 --checkpoint kill.ckpt \
+  --checkpoint-every 0.05 >/dev/null 2>/dev/null &
+pid=$!
+sleep 1.5
+kill -KILL $pid
+wait $pid
+rc=$?
+check "killed run: ended by SIGKILL (137)" [ "$rc" -eq 137 ]
+check "killed run: the earlier results untouched" untouched acc_kill
+check "killed run: its rows up to the last checkpoint kept, whole" \
+  whole_rows acc_kill.dir/incomplete/history.csv
+check "killed run: status running (what a killed run leaves), with its time" \
+  grep -q '"status": "running"' acc_kill.dir/incomplete/summary.json
+check "killed run: a checkpoint to resume from" [ -s kill.ckpt ]
+
 # --- finding 11: --help says how an interrupted run ends
 "$exe" --help >out.txt
 grep -q 'interrupted (SIGINT, SIGTERM): the run keeps its rows and ends by the signal' out.txt &&
