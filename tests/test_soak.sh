@@ -5,7 +5,7 @@
 # its history.csv must then equal the uninterrupted run's byte for byte, and its summary.json
 # too but for the wall time. After every kill the run's history is a header and complete rows.
 # usage: test_soak.sh RODRIGUES_EXE SOURCE_ROOT [FINAL_TIME]
-#   FINAL_TIME of the heavy top deck, default 4 (about 30 kills); docs/testing.md has a longer
+#   FINAL_TIME of the heavy top deck, default 4 (about 10 kills); docs/testing.md has a longer
 #   run. SOAK_SEED fixes the random kill times (default: from the clock, printed).
 exe=$1
 src=$2
@@ -25,7 +25,8 @@ common="--set solver.final_time=$final --set output.every=10"
 # shellcheck disable=SC2086
 "$exe" run "$deck" -o full $common >/dev/null 2>full.err || fail "the full run failed: $(cat full.err)"
 
-# the kill times: uniform in [0.02, 0.25) s, from the seed
+# the kill times: uniform in [0.02, 0.25) s after the round's first checkpoint (so that every
+# round makes progress however slow the build or the machine), from the seed
 awk -v seed="$seed" 'BEGIN { srand(seed); for (i = 0; i < 1000; i++) printf "%.3f\n", 0.02 + 0.23 * rand() }' >delays
 kills=0
 torn=0
@@ -38,6 +39,14 @@ while [ ! -f soak/summary.json ] && [ $round -lt 1000 ]; do
   "$exe" run "$deck" -o soak $common --checkpoint soak.ckpt --checkpoint-every 0.02 $resume \
     >/dev/null 2>>soak.err &
   pid=$!
+  # wait for a new checkpoint (each one is renamed into place: a new inode) or the run's end
+  before=$(stat -c %i soak.ckpt 2>/dev/null)
+  n=0
+  while kill -0 $pid 2>/dev/null && [ "$(stat -c %i soak.ckpt 2>/dev/null)" = "$before" ] &&
+    [ $n -lt 6000 ]; do
+    sleep 0.01
+    n=$((n + 1))
+  done
   sleep "$(sed -n "${round}p" delays)"
   if kill -KILL $pid 2>/dev/null; then
     kills=$((kills + 1))
