@@ -11,10 +11,13 @@
 #include <unistd.h>
 
 #include "rodrigues/output.h"
+#include "rodrigues/query.h"
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/io/history_row.h"
 #include "src/model/data_impl.h"
+#include "src/model/model_impl.h"
+#include "src/sim/query_beam.h"
 
 // bytes of rows held in memory before they are written (more for very wide rows)
 #define HISTORY_BUFSIZE 65536
@@ -22,13 +25,19 @@
 // bytes of one number of a row, its comma included ("%.17g": at most 24 characters)
 #define HISTORY_FIELD 26
 
+// after the columns of history_row.h: the joint reactions and beam section loads the model
+// names (output.reactions, output.section_loads), 6 columns each
+static const char* const reaction_columns[6] = {"Fx", "Fy", "Fz", "Mx", "My", "Mz"};
+static const char* const section_columns[6] = {"Nx", "Ny", "Nz", "Mx", "My", "Mz"};
+
 struct rdHistory_ {
   uint32_t magic;
   rdContext* ctx;
   const rdModel* model;
   FILE* f;        // the rows are formatted through this stream into buf (fmemopen)
   char* buf;      // cap bytes
-  double* row;    // one row's values (rd_historyColumnCount)
+  double* row;    // one row's values (rd_historyColumnCount), then 6 per reaction and section
+  double* swork;  // beam section loads: residual and kernel workspace (output.section_loads)
   size_t cap;     // rows are moved to the file when fewer than rowmax bytes are left
   size_t rowmax;  // the longest row (and header) the columns allow
   FILE* out;      // rd_createHistory: the file, unbuffered (each move one write of whole rows)
@@ -107,6 +116,7 @@ static void free_history(rdHistory* h) {
   rd_free(ctx, h->final);
   rd_free(ctx, h->buf);
   rd_free(ctx, h->row);
+  rd_free(ctx, h->swork);
   if (h->magic == RD_MAGIC_HISTORY) {
     rd_release(&((rdModel*)h->model)->children);
   }
@@ -201,19 +211,30 @@ static int new_history(const rdModel* model, rdHistory** out) {
   h->model = model;
   h->copy[0] = h->copy[1] = -1;
   h->shown = -1;
-  h->rowmax = (size_t)HISTORY_FIELD * (size_t)rd_historyColumnCount(model) + 16;
+  size_t nextra = 6 * (size_t)(model->nout_reaction + model->nout_section);
+  size_t ncol = (size_t)rd_historyColumnCount(model) + nextra;
+  h->rowmax = (size_t)HISTORY_FIELD * ncol + 16;
   size_t header = 512;
   for (int k = 0; k < model->nout; k++) {
     header += 16 * (2 * strlen(model->node_name[model->out_node[k]]) + 8);
   }
+  for (int k = 0; k < model->nout_reaction; k++) {
+    header += 6 * (2 * strlen(model->joint[model->out_reaction[k]].def.name) + 8);
+  }
+  for (int k = 0; k < model->nout_section; k++) {
+    header += 6 * (2 * strlen(model->beam[model->out_section_beam[k]].def.name) + 40);
+  }
   h->rowmax = header > h->rowmax ? header : h->rowmax;
   h->cap = HISTORY_BUFSIZE + 2 * h->rowmax;
   h->buf = rd_alloc(ctx, h->cap);
-  h->row = rd_alloc(ctx, sizeof(double) * (size_t)rd_historyColumnCount(model));
-  h->f = h->buf && h->row ? fmemopen(h->buf, h->cap, "w") : NULL;
+  h->row = rd_alloc(ctx, sizeof(double) * ncol);
+  if (model->nout_section > 0) {
+    h->swork = rd_alloc(ctx, sizeof(double) * rd_beamSectionWork(model, model->nbeam, NULL, NULL));
+  }
+  int have = h->buf && h->row && (model->nout_section == 0 || h->swork);
+  h->f = have ? fmemopen(h->buf, h->cap, "w") : NULL;
   if (!h->f) {
-    int st =
-        h->buf && h->row ? RD_ERROR(ctx, RD_ERR_NOMEM, "history: cannot open a memory stream") : 0;
+    int st = have ? RD_ERROR(ctx, RD_ERR_NOMEM, "history: cannot open a memory stream") : 0;
     free_history(h);
     return st ? st : RD_ERR_NOMEM;
   }
@@ -234,8 +255,23 @@ static void put_header(rdHistory* h) {
   }
   fputs(
       ",kinetic_energy,potential_energy,total_energy,momentum_x,momentum_y,momentum_z,"
-      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations\n",
+      "angular_momentum_x,angular_momentum_y,angular_momentum_z,newton_iterations",
       h->f);
+  for (int k = 0; k < model->nout_reaction; k++) {
+    for (int c = 0; c < 6; c++) {
+      put_field(h->f, model->joint[model->out_reaction[k]].def.name, reaction_columns[c]);
+    }
+  }
+  for (int k = 0; k < model->nout_section; k++) {
+    // "BEAM@S": the beam's name and the element fraction
+    char name[512];
+    snprintf(name, sizeof(name), "%s@%g", model->beam[model->out_section_beam[k]].def.name,
+             model->out_section_s[k]);
+    for (int c = 0; c < 6; c++) {
+      put_field(h->f, name, section_columns[c]);
+    }
+  }
+  fputc('\n', h->f);
 }
 
 
@@ -512,16 +548,33 @@ int rd_writeHistory(rdHistory* h, const rdModel* model, const rdData* data) {
   }
   // the values first, so that a failed query leaves no half-formatted row
   int st = rd_historyRow(model, data, h->row);
+  int ncol = rd_historyColumnCount(model);
+  double* extra = h->row + ncol;
+  for (int k = 0; k < model->nout_reaction && st == RD_OK; k++, extra += 6) {
+    st = rd_getJointReaction(model, data, model->out_reaction[k], extra, extra + 3);
+  }
+  for (int k = 0; k < model->nout_section && st == RD_OK; k++, extra += 6) {
+    int b = model->out_section_beam[k];
+    double* r = h->swork;
+    if (rd_beamSectionLoadIn(model, data, b, model->out_section_s[k], r,
+                             r + 6 * (size_t)model->beam[b].def.nnode, extra) != RD_OK) {
+      st = RD_ERROR(ctx, RD_ERR_NUMERIC, "history: beam '%s': section loads failed",
+                    model->beam[b].def.name);
+    }
+  }
   if (st != RD_OK) {
     return st;
   }
   FILE* f = h->f;
-  int ncol = rd_historyColumnCount(model);
   fprintf(f, "%.17g", h->row[0]);
   for (int k = 1; k < ncol - 1; k++) {
     fprintf(f, ",%.17g", h->row[k]);
   }
-  fprintf(f, ",%d\n", (int)h->row[ncol - 1]);  // newton_iterations
+  fprintf(f, ",%d", (int)h->row[ncol - 1]);  // newton_iterations
+  for (int k = ncol; k < ncol + 6 * (model->nout_reaction + model->nout_section); k++) {
+    fprintf(f, ",%.17g", h->row[k]);
+  }
+  fputc('\n', f);
   st = row_done(h);
   h->rows += st == RD_OK;
   return st;
