@@ -25,6 +25,7 @@
 #include "elements/beam_pairs.h"
 #include "elements/beam_section.h"
 #include "rodrigues/liegroup.h"
+#include "src/core/hash.h"
 #include "src/math/blk.h"
 #include "src/math/quat.h"
 #include "src/math/quatmap.h"
@@ -106,6 +107,16 @@ static wk carve(const rdBeam* b, double* mem) {
 
 // ---------------------------------------------------------------------------------------------
 // element
+
+uint64_t rd_beamHash(const rdBeam* b, uint64_t h) {
+  int head[4] = {b->n, b->nq, (int)b->field, (int)b->virt};
+  h = rd_hash(h, head, sizeof(head));
+  h = rd_hash(h, b->node, (size_t)b->n * sizeof(int));
+  // the derived data: one block from phi to the end of R0g (rd_createBeam)
+  size_t nd = (size_t)(b->R0g + 9 * b->nq - b->phi);
+  return rd_hash(h, b->phi, nd * sizeof(double));
+}
+
 
 int rd_beamNodes(const rdBeam* b) {
   return b->n;

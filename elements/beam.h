@@ -103,6 +103,10 @@ typedef struct rdBeam_ rdBeam;
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out);
 void rd_destroyBeam(rdBeam** b);
 
+// h extended by everything the element's motion depends on: its nodes, basis, quadrature,
+// reference geometry, sections and damping (the fingerprint of a checkpoint)
+uint64_t rd_beamHash(const rdBeam* b, uint64_t h);
+
 int rd_beamNodes(const rdBeam* b);
 int rd_beamQuadPoints(const rdBeam* b);
 

@@ -125,6 +125,8 @@ module rodrigues
   integer(c_int), parameter :: RD_CASE_ERROR = 3
   integer(c_int), parameter :: RD_CASE_CRASHED = 4
   integer(c_int), parameter :: RD_CASE_STALE = 5
+  ! restart.h: flags of rd_readCheckpointFlags
+  integer(c_int), parameter :: RD_CHECKPOINT_ACCEPT_CHANGES = 1
 
   ! definition structs and result structs, field for field as in C
   type, bind(c) :: rdAllocator
@@ -314,6 +316,12 @@ module rodrigues
     type(c_ptr) :: values
     character(kind=c_char) :: error(1024)
   end type
+  type, bind(c) :: rdRunStatus
+    type(c_ptr) :: status
+    type(c_ptr) :: error
+    integer(c_long) :: rows
+    real(c_double) :: wall_time
+  end type
 
   ! the callbacks: write a procedure with one of these interfaces and pass c_funloc(it) where
   ! the C API takes the function pointer (definition fields, rd_setErrorHandler, rd_advance)
@@ -381,6 +389,11 @@ module rodrigues
     end function
     ! simulate.h rdObserver: return 0 to continue
     integer(c_int) function rdObserver(model, data, user) bind(c)
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model, data, user
+    end function
+    ! simulate.h rdStepCallback: after every step of rd_advance; return 0 to continue
+    integer(c_int) function rdStepCallback(model, data, user) bind(c)
       import :: c_int, c_ptr
       type(c_ptr), value :: model, data, user
     end function
@@ -631,6 +644,17 @@ module rodrigues
       import :: c_int, c_ptr, c_char
       type(c_ptr), value :: ctx
       character(kind=c_char), dimension(*), intent(in) :: path
+      type(c_ptr), value :: overrides
+      integer(c_int), value :: noverride
+      type(c_ptr), intent(out) :: spec
+    end function
+    integer(c_int) function rd_readDeckText(ctx, name, text, len, overrides, noverride, spec) &
+        bind(c, name='rd_readDeckText')
+      import :: c_int, c_ptr, c_char, c_size_t
+      type(c_ptr), value :: ctx
+      character(kind=c_char), dimension(*), intent(in) :: name
+      character(kind=c_char), dimension(*), intent(in) :: text
+      integer(c_size_t), value :: len
       type(c_ptr), value :: overrides
       integer(c_int), value :: noverride
       type(c_ptr), intent(out) :: spec
@@ -992,6 +1016,12 @@ module rodrigues
       type(c_funptr), value :: observer
       type(c_ptr), value :: user
     end function
+    integer(c_int) function rd_setStepCallback(data, fn, user) bind(c, name='rd_setStepCallback')
+      import :: c_int, c_ptr, c_funptr
+      type(c_ptr), value :: data
+      type(c_funptr), value :: fn
+      type(c_ptr), value :: user
+    end function
     real(c_double) function rd_time(data) bind(c, name='rd_time')
       import :: c_double, c_ptr
       type(c_ptr), value :: data
@@ -1057,6 +1087,23 @@ module rodrigues
       character(kind=c_char), dimension(*), intent(in) :: dir
       type(c_ptr), intent(out) :: history
     end function
+    integer(c_int) function rd_openHistory(model, path, after, history, rows) &
+        bind(c, name='rd_openHistory')
+      import :: c_int, c_long, c_double, c_ptr, c_char
+      type(c_ptr), value :: model
+      character(kind=c_char), dimension(*), intent(in) :: path
+      real(c_double), value :: after
+      type(c_ptr), intent(out) :: history
+      integer(c_long), intent(out), optional :: rows
+    end function
+    integer(c_int) function rd_flushHistory(history) bind(c, name='rd_flushHistory')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: history
+    end function
+    integer(c_long) function rd_historyRows(history) bind(c, name='rd_historyRows')
+      import :: c_long, c_ptr
+      type(c_ptr), value :: history
+    end function
     integer(c_int) function rd_writeHistory(history, model, data) bind(c, name='rd_writeHistory')
       import :: c_int, c_ptr
       type(c_ptr), value :: history
@@ -1075,6 +1122,14 @@ module rodrigues
       type(c_ptr), value :: data
       character(kind=c_char), dimension(*), intent(in) :: path
       real(c_double), value :: wall_time
+    end function
+    integer(c_int) function rd_writeSummaryStatus(model, data, path, run) &
+        bind(c, name='rd_writeSummaryStatus')
+      import :: c_int, c_ptr, c_char, rdRunStatus
+      type(c_ptr), value :: model
+      type(c_ptr), value :: data
+      character(kind=c_char), dimension(*), intent(in) :: path
+      type(rdRunStatus), intent(in) :: run
     end function
     ! output_netcdf.h
     integer(c_int) function rd_createNetcdf(model, path, nc) bind(c, name='rd_createNetcdf')
@@ -1162,6 +1217,14 @@ module rodrigues
       type(c_ptr), value :: model
       type(c_ptr), value :: data
       character(kind=c_char), dimension(*), intent(in) :: path
+    end function
+    integer(c_int) function rd_readCheckpointFlags(model, data, path, flags) &
+        bind(c, name='rd_readCheckpointFlags')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: model
+      type(c_ptr), value :: data
+      character(kind=c_char), dimension(*), intent(in) :: path
+      integer(c_int), value :: flags
     end function
     ! sweep.h
     integer(c_int) function rd_readSweep(ctx, path, sweep) bind(c, name='rd_readSweep')

@@ -41,6 +41,26 @@ void rd_unknownName(const rdModel* m, int k, char* buf, int size) {
 }
 
 
+const char* rd_unknownOrigin(const rdModel* m, int k) {
+  const char* origin = NULL;
+  if (k >= 0 && k < m->ndof) {
+    for (int i = 0; i < m->nnode; i++) {
+      int o = k - m->node_dof[i];
+      if (o >= 0 && o < (m->node_kind[i] == RD_NODE_RIGID ? 6 : 3)) {
+        origin = m->node_origin ? m->node_origin[i] : NULL;
+      }
+    }
+  }
+  int row = k - m->ndof;
+  for (int j = 0; k >= m->ndof && j < m->njoint; j++) {
+    if (row >= m->joint[j].row && row < m->joint[j].row + m->joint[j].nrow) {
+      origin = m->joint[j].origin;
+    }
+  }
+  return origin ? origin : "";
+}
+
+
 // right-multiply the rotation columns of the rows x n matrix A by T(psi) of their node
 static void apply_T(const rdModel* m, const double* psi, double* A, int rows, int n, int nnode,
                     const int* node, const int* off) {

@@ -65,4 +65,8 @@ void rd_assembleBeamScratch(const rdModel* m, rdData* d, int slot, int n, double
 // "joint 'j' equation 2"
 void rd_unknownName(const rdModel* m, int k, char* buf, int size);
 
+// the deck position ("FILE:LINE:COL", "" if none) of the node or joint of unknown k, for
+// run-time errors that must point into the deck
+const char* rd_unknownOrigin(const rdModel* m, int k);
+
 #endif  // RD_ASSEMBLE_H

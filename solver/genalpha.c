@@ -193,8 +193,9 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   if (st > 0) {
     char msg[1024];
     singular_message(m, ls->singular_col, msg, sizeof(msg));
-    return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "consistent initial accelerations at t = %g: %s", s->t,
-                    msg);
+    const char* at = ls->singular_col >= 0 ? rd_unknownOrigin(m, ls->singular_col) : "";
+    return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "%s%sconsistent initial accelerations at t = %g: %s",
+                    at, *at ? ": " : "", s->t, msg);
   }
   if (st < 0) {
     return st;

@@ -9,6 +9,9 @@
 typedef struct {
   double* A;  // n x n column-major
   lapack_int* ipiv;
+  // dgecon's workspace, made here: LAPACKE_dgecon would allocate it at every factorization
+  double* work;       // 4 n
+  lapack_int* iwork;  // n
 } denseData;
 
 
@@ -21,7 +24,9 @@ static int dense_analyze(rdLinSol* s) {
   size_t n = (size_t)s->n;
   dd->A = rd_calloc(s->ctx, n * n + 1, sizeof(double));
   dd->ipiv = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
-  return dd->A && dd->ipiv ? RD_OK : RD_ERR_NOMEM;
+  dd->work = rd_calloc(s->ctx, 4 * n + 1, sizeof(double));
+  dd->iwork = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
+  return dd->A && dd->ipiv && dd->work && dd->iwork ? RD_OK : RD_ERR_NOMEM;
 }
 
 
@@ -53,7 +58,8 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     return RD_RECOVER_SINGULAR;
   }
   double rcond = 0;
-  info = LAPACKE_dgecon(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond);
+  info =
+      LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
   s->rcond = info == 0 ? rcond : 0;
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
     // the smallest pivot points at the most dependent column
@@ -88,6 +94,8 @@ static void dense_destroy(rdLinSol* s) {
   }
   rd_free(s->ctx, dd->A);
   rd_free(s->ctx, dd->ipiv);
+  rd_free(s->ctx, dd->work);
+  rd_free(s->ctx, dd->iwork);
   rd_free(s->ctx, dd);
   s->impl = NULL;
 }

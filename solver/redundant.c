@@ -544,12 +544,19 @@ int rd_redundantDetect(const rdModel* m, rdData* d) {
   }
   d->stats.redundant_constraints = found;
   if (found && m->opt.redundant == RD_REDUNDANT_ERROR) {
+    // the message points into the deck at the first joint with a redundant equation
+    const char* at = "";
+    for (int j = 0; j < m->njoint && !*at; j++) {
+      for (int k = 0; k < m->joint[j].nrow && !*at; k++) {
+        at = mk[m->joint[j].row + k] && m->joint[j].origin ? m->joint[j].origin : "";
+      }
+    }
     memset(mk, 0, (size_t)m->nconstraint);
     return RD_ERROR(m->ctx, RD_ERR_MODEL,
-                    "redundant constraints at t = %g (relative tolerance %g): %s; set "
+                    "%s%sredundant constraints at t = %g (relative tolerance %g): %s; set "
                     "solver.redundant_constraints = remove to drop them, or remove them from "
                     "the model",
-                    d->s.t, m->opt.redundant_tol, msg);
+                    at, *at ? ": " : "", d->s.t, m->opt.redundant_tol, msg);
   }
   return RD_OK;
 }
@@ -585,13 +592,14 @@ static int check_conflict(const rdModel* m, rdData* d, const rdRedundant* w, int
   }
   double allowed = fmax(RD_REDUNDANT_CONFLICT * fmax(1, w->ell[c]), 10 * kept);
   if (wj >= 0 && !(worst <= allowed)) {
+    const char* at = m->joint[wj].origin ? m->joint[wj].origin : "";
     return RD_ERROR(m->ctx, RD_ERR_MODEL,
-                    "conflicting constraints at t = %.9g: equation %d of joint '%s' depends on "
+                    "%s%sconflicting constraints at t = %.9g: equation %d of joint '%s' depends on "
                     "the other equations of its closed loop and was removed as redundant, but it "
                     "is violated by %.3g while they hold to %.3g: the joints of the loop "
                     "prescribe incompatible motions or its geometry does not close "
                     "(solver.redundant_constraints = error lists the loop)",
-                    d->s.t, wk + 1, rd_jointName(m, wj), worst, kept);
+                    at, *at ? ": " : "", d->s.t, wk + 1, rd_jointName(m, wj), worst, kept);
   }
   return RD_OK;
 }

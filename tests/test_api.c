@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // API spine: lifecycle misuse returns errors, two contexts coexist, options, status texts,
 // and every creation path survives an allocator that fails on the n-th call without leaks.
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +195,9 @@ static void test_lifecycle(void) {
     CHECK(rd_advance(m[k], d[k], 1, NULL, NULL) == RD_ERR_STATE);
     CHECK(rd_initialize(m[k], d[k]) == RD_OK);
     CHECK(rd_step(m[k], d[k], -1) == RD_ERR_ARG);
+    // issue 16, finding 11: a step too small to take is refused as such (it blamed the mass)
+    CHECK(rd_step(m[k], d[k], 1e-300) == RD_ERR_ARG);
+    CHECK(strstr(rd_lastError(ctx[k]), "too small") != NULL);
     CHECK(rd_getNodeState(m[k], d[k], 5, NULL, NULL, NULL, NULL, NULL) == RD_ERR_ARG);
   }
   // two independent instances: errors in one do not touch the other
@@ -398,6 +402,185 @@ static void test_step_late_time(void) {
 }
 
 
+// issue 16, finding 7: every wrong destruction order and every call through a stale copy of a
+// destroyed handle returns an error (run under AddressSanitizer in CI: no use after free)
+static void test_stale_handles(void) {
+  rdContext* ctx = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK);
+  rdSpec* s = NULL;
+  CHECK(build_spec(ctx, &s, "nmb") == RD_OK);
+  rdModel* m = NULL;
+  CHECK(rd_compile(s, &m) == RD_OK);
+  rdSpec* s_copy = s;
+  rd_destroySpec(&s);
+  CHECK(s == NULL);
+  rdModel* m2 = (rdModel*)1;
+  CHECK(rd_compile(s_copy, &m2) == RD_ERR_HANDLE && m2 == NULL);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "late";
+  CHECK(rds_addNode(s_copy, &n) == RD_ERR_HANDLE);
+  rd_destroySpec(&s_copy);  // destroyed twice through two copies: nothing happens
+
+  rdData* d = NULL;
+  CHECK(rd_createData(m, &d) == RD_OK && rd_initialize(m, d) == RD_OK);
+  rdData* d_copy = d;
+  // the context before its model, the model before its data: refused, nothing destroyed
+  rdContext* ctx_copy = ctx;
+  rd_destroyContext(&ctx);
+  CHECK(ctx == ctx_copy && rd_lastStatus(ctx) == RD_ERR_STATE);
+  CHECK(strstr(rd_lastError(ctx), "destroy them first") != NULL);
+  rdModel* m_copy = m;
+  rd_destroyModel(&m);
+  CHECK(m == m_copy && rd_lastStatus(ctx) == RD_ERR_STATE);
+  CHECK(strstr(rd_lastError(ctx), "1 data object or writer") != NULL);
+  CHECK(rd_step(m, d, 0.01) == RD_OK);  // both still work
+  // a writer counts as a child of its model too
+  rdHistory* h = NULL;
+  CHECK(rd_createHistory(m, "/tmp", &h) == RD_OK);
+  rdHistory* h_copy = h;
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  CHECK(m == m_copy && rd_lastStatus(ctx) == RD_ERR_STATE);
+  CHECK(rd_closeHistory(&h, 0) == RD_OK && h == NULL);
+  CHECK(rd_closeHistory(&h_copy, 0) == RD_ERR_HANDLE);
+  CHECK(rd_writeHistory(h_copy, m, d_copy) == RD_ERR_HANDLE);
+  // the data destroyed: every call through its stale copy is refused
+  CHECK(d == NULL);
+  CHECK(rd_step(m, d_copy, 0.01) == RD_ERR_HANDLE);
+  CHECK(rd_advance(m, d_copy, 1, NULL, NULL) == RD_ERR_HANDLE);
+  CHECK(rd_getNodeState(m, d_copy, 0, NULL, NULL, NULL, NULL, NULL) == RD_ERR_HANDLE);
+  CHECK(isnan(rd_time(d_copy)) && !rd_isInitialized(d_copy) && rd_stepCutCount(d_copy) == 0);
+  rdStats stats;
+  CHECK(rd_getStats(d_copy, &stats) == RD_ERR_HANDLE);
+  CHECK(rd_writeCheckpoint(m, d_copy, "/tmp/never") == RD_ERR_HANDLE);
+  rd_destroyData(&d_copy);  // destroyed twice through two copies
+  // now the model can go, and calls through its stale copy are refused
+  rd_destroyModel(&m);
+  CHECK(m == NULL);
+  rdData* d2 = (rdData*)1;
+  CHECK(rd_createData(m_copy, &d2) == RD_ERR_HANDLE && d2 == NULL);
+  CHECK(rd_step(m_copy, d_copy, 0.01) == RD_ERR_HANDLE);
+  rdModelInfo info;
+  CHECK(rd_modelInfo(m_copy, &info) == RD_ERR_HANDLE);
+  CHECK(rd_findNode(m_copy, "body") == -1);
+  rd_destroyModel(&m_copy);
+  // the context keeps the last RD_GRAVEYARD tombstones of each kind: the most recent stale
+  // handles stay recognized while many more objects come and go
+  CHECK(build_spec(ctx, &s, "nmb") == RD_OK && rd_compile(s, &m) == RD_OK);
+  rd_destroySpec(&s);
+  for (int k = 0; k < 200; k++) {
+    CHECK(rd_createData(m, &d) == RD_OK);
+    d_copy = d;
+    rd_destroyData(&d);
+  }
+  CHECK(rd_step(m, d_copy, 0.01) == RD_ERR_HANDLE);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+  CHECK(ctx == NULL);
+}
+
+
+// issue 16, findings 9 and 11: error texts. A callback asking for a smaller step at t = 0 makes
+// initialization fail with its message wrapped once (it was formatted into itself: "initialization
+// failed: initialization failed: d for a smaller step"); calls with a missing argument say so
+static int refuse_load(double t, int n, const int* nodes, const double* pose, const double* vel,
+                       double* load, void* user) {
+  (void)t, (void)n, (void)nodes, (void)pose, (void)vel, (void)load, (void)user;
+  return 1;
+}
+
+
+static void test_error_texts(void) {
+  rdContext* ctx = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK);
+  rdSpec* s = NULL;
+  CHECK(build_spec(ctx, &s, "generalized_alpha") == RD_OK);
+  int nodes[1] = {0};
+  rdLoadCallbackDef cb = rd_defaultLoadCallbackDef();
+  cb.name = "host";
+  cb.nnode = 1;
+  cb.nodes = nodes;
+  cb.callback = refuse_load;
+  CHECK(rds_addLoadCallback(s, &cb) >= 0);
+  CHECK(rd_compile(s, NULL) == RD_ERR_ARG);
+  CHECK(!strcmp(rd_lastError(ctx), "rd_compile: NULL output"));
+  rdModel* m = NULL;
+  CHECK(rd_compile(s, &m) == RD_OK);
+  rd_destroySpec(&s);
+  rdData* d = NULL;
+  CHECK(rd_createData(m, &d) == RD_OK);
+  CHECK(rd_initialize(m, d) == RD_ERR_NUMERIC);
+  const char* e = rd_lastError(ctx);
+  const char* prefix = "initialization failed: ";
+  CHECK_MSG(!strncmp(e, prefix, strlen(prefix)) && !strstr(e + strlen(prefix), prefix) &&
+                strstr(e, "'host'") != NULL,
+            "%s", e);
+  // rd_findNode with no name; rd_getOption with no buffer or one too short for the value
+  CHECK(rd_findNode(m, NULL) == -1 && strstr(rd_lastError(ctx), "NULL name") != NULL);
+  char buf[8];
+  CHECK(rd_getOption(m, "solver.time_step", NULL, 8) == RD_ERR_ARG);
+  CHECK(strstr(rd_lastError(ctx), "no buffer") != NULL);
+  CHECK(rd_getOption(m, "solver.time_step", buf, 4) == RD_ERR_ARG && buf[0] == 0);
+  CHECK(strstr(rd_lastError(ctx), "too short") != NULL);
+  CHECK(rd_getOption(m, "solver.method", buf, 3) == RD_ERR_ARG);
+  char big[64];
+  CHECK(rd_getOption(m, "solver.time_step", big, sizeof(big)) == RD_OK && !strcmp(big, "0.01"));
+  CHECK(rd_getOption(m, "solver.nothing", big, sizeof(big)) == RD_ERR_ARG);
+  CHECK(strstr(rd_lastError(ctx), "unknown option") != NULL);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
+// issue 16, finding 5: the step callback runs after every step, whatever output.every is, so a
+// stop request (a signal's flag) ends rd_advance within one step
+static int stop_after(const rdModel* m, const rdData* d, void* user) {
+  (void)m;
+  (void)d;
+  int* calls = user;
+  return ++*calls >= 7;
+}
+
+
+static int count_rows_observer(const rdModel* m, const rdData* d, void* user) {
+  (void)m;
+  (void)d;
+  ++*(int*)user;
+  return 0;
+}
+
+
+static void test_step_callback(void) {
+  rdContext* ctx = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK);
+  rdSpec* s = NULL;
+  CHECK(build_spec(ctx, &s, "generalized_alpha") == RD_OK);
+  rds_setOption(s, "output.every", "1000");
+  rdModel* m = NULL;
+  CHECK(rd_compile(s, &m) == RD_OK);
+  rd_destroySpec(&s);
+  rdData* d = NULL;
+  CHECK(rd_createData(m, &d) == RD_OK && rd_initialize(m, d) == RD_OK);
+  int calls = 0, rows = 0;
+  CHECK(rd_setStepCallback(d, stop_after, &calls) == RD_OK);
+  CHECK(rd_advance(m, d, 1.0, count_rows_observer, &rows) == RD_OK);
+  rdStats st;
+  rd_getStats(d, &st);
+  CHECK_MSG(calls == 7 && st.steps == 7 && rows == 0, "calls %d, steps %ld, rows %d", calls,
+            st.steps, rows);
+  CHECK_NEAR(rd_time(d), 0.07, 1e-15);
+  // removed: the run goes on to the end
+  CHECK(rd_setStepCallback(d, NULL, NULL) == RD_OK);
+  CHECK(rd_advance(m, d, 1.0, count_rows_observer, &rows) == RD_OK && rd_time(d) == 1.0);
+  CHECK(rows == 1);
+  CHECK(rd_setStepCallback(NULL, stop_after, NULL) == RD_ERR_HANDLE);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   TEST_CASE(test_status_strings());
@@ -408,5 +591,8 @@ int main(int argc, char** argv) {
   TEST_CASE(test_lifecycle());
   TEST_CASE(test_step_late_time());
   TEST_CASE(test_alloc_failures());
+  TEST_CASE(test_stale_handles());
+  TEST_CASE(test_error_texts());
+  TEST_CASE(test_step_callback());
   return TEST_SUMMARY();
 }

@@ -6,9 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rodrigues/deck.h"
 #include "rodrigues/model.h"
+#include "rodrigues/simulate.h"
 #include "src/io/deck_impl.h"
 #include "src/model/spec_impl.h"
 #include "tests/support/fail_alloc.h"
@@ -267,6 +269,59 @@ static void test_api_errors(rdContext* ctx) {
 }
 
 
+// issue 16, findings 1, 2 and 11: the deck is read whole into memory and its text checked
+// before libfyaml sees it (a 2-byte directive made its scanner loop forever); decks in memory
+static void test_text_checks(rdContext* ctx) {
+  static const struct {
+    const char* text;
+    size_t len;
+    const char* expect;
+  } cases[] = {
+      {"%\377", 2, "deck:1:2: invalid deck: not UTF-8 (byte 0xff)"},
+      {"%YAML\377", 6, "deck:1:6: invalid deck: not UTF-8 (byte 0xff)"},
+      {"title: x\0", 10, "deck:1:9: invalid deck: a NUL byte (not a text file) (byte 0x00)"},
+      {"title: \001", 8, "deck:1:8: invalid deck: a control character (byte 0x01)"},
+      {"title: \xc2\x80", 9, "deck:1:8: invalid deck: a character YAML does not allow"},
+      {"title: \xed\xa0\x80", 10, "deck:1:8: invalid deck: not UTF-8 (byte 0xed)"},
+      {"title: x\ntitle: y\n", 18, "deck:2:1: invalid YAML: duplicate key"},
+  };
+  for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+    rdSpec* spec = NULL;
+    int st = rd_readDeckText(ctx, "deck", cases[k].text, cases[k].len, NULL, 0, &spec);
+    CHECK_MSG(st == RD_ERR_DECK && !spec, "case %zu: status %d", k, st);
+    CHECK_MSG(!strncmp(rd_lastError(ctx), cases[k].expect, strlen(cases[k].expect)),
+              "case %zu: '%s'", k, rd_lastError(ctx));
+    rd_destroySpec(&spec);
+  }
+  // the same through files, and a file larger than the limit
+  char path[] = "/tmp/rd_deck_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0 && write(fd, "%\377", 2) == 2);
+  close(fd);
+  rdSpec* spec = NULL;
+  CHECK(rd_readDeck(ctx, path, NULL, 0, &spec) == RD_ERR_DECK && !spec);
+  CHECK(strstr(rd_lastError(ctx), ":1:2: invalid deck: not UTF-8") != NULL);
+  FILE* f = fopen(path, "wb");
+  static char block[1 << 20];
+  memset(block, '#', sizeof(block));
+  for (unsigned k = 0; f && k <= RD_DECK_MAX_BYTES / sizeof(block); k++) {
+    fwrite(block, 1, sizeof(block), f);
+  }
+  CHECK(f && fclose(f) == 0);
+  CHECK(rd_readDeck(ctx, path, NULL, 0, &spec) == RD_ERR_DECK);
+  CHECK(strstr(rd_lastError(ctx), "larger than 64 MiB") != NULL);
+  remove(path);
+  // a deck in memory reads like its file; --set values take the same text checks
+  const char* deck = "nodes:\n  - name: a\n";
+  CHECK(rd_readDeckText(ctx, "mem.yaml", deck, strlen(deck), NULL, 0, &spec) == RD_OK && spec);
+  rd_destroySpec(&spec);
+  const char* bad_set[] = {"title=\377"};
+  CHECK(rd_readDeckText(ctx, "mem.yaml", deck, strlen(deck), bad_set, 1, &spec) == RD_ERR_DECK);
+  CHECK(strstr(rd_lastError(ctx), "--set title=\377: not UTF-8") != NULL);
+  CHECK(rd_readDeckText(ctx, NULL, deck, 3, NULL, 0, &spec) == RD_ERR_ARG);
+}
+
+
 static void test_helpers(void) {
   double J[9] = {3, 0, 0, 0, 4, 0, 0, 0, 5}, c[3] = {1, 2, 0}, Jc[9];
   rd_deckInertiaToCom(Jc, J, 2, c);
@@ -361,8 +416,17 @@ static const char* deck_error(rdContext* ctx, const char* path, const badSpec* b
   rdSpec* spec = NULL;
   int st = rd_readDeck(ctx, path, set, b->nset, &spec);
   if (st == RD_OK) {
+    // run-time model errors (redundant or conflicting constraints, a singular initial
+    // matrix) point into the deck too: initialize and take a few steps
     rdModel* model = NULL;
+    rdData* data = NULL;
     st = rd_compile(spec, &model);
+    st = st < 0 ? st : rd_createData(model, &data);
+    st = st < 0 ? st : rd_initialize(model, data);
+    for (int k = 0; st == RD_OK && k < 20; k++) {
+      st = rd_step(model, data, 0);
+    }
+    rd_destroyData(&data);
     rd_destroyModel(&model);
     rd_destroySpec(&spec);
   }
@@ -429,6 +493,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_inputs(ctx));
   TEST_CASE(test_beamdyn_sections(ctx));
   TEST_CASE(test_api_errors(ctx));
+  TEST_CASE(test_text_checks(ctx));
   TEST_CASE(test_bad_decks(ctx));
   TEST_CASE(test_alloc_failures());
   rd_destroyContext(&ctx);

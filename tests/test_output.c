@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tests of the result writers: history.csv columns, rows, round-trip, commit/abort; summary.json.
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,21 @@
 #define ODD_NAME "tip,\"a\"\tb\xc3\xa9\xff"
 
 static char tmpdir[] = "/tmp/rd_test_output_XXXXXX";
+
+
+// 1 if dir holds a file whose name starts with prefix (a temporary name from mkstemp)
+static int temp_exists(const char* dir, const char* prefix) {
+  DIR* d = opendir(dir);
+  struct dirent* e;
+  int found = 0;
+  while (d && (e = readdir(d))) {
+    found |= !strncmp(e->d_name, prefix, strlen(prefix));
+  }
+  if (d) {
+    closedir(d);
+  }
+  return found;
+}
 
 
 static int file_exists(const char* dir, const char* name) {
@@ -341,7 +357,7 @@ static void test_header_and_rows(rdContext* ctx) {
   rdData* d = fake_data(m);
   rdHistory* h = NULL;
   CHECK(rd_createHistory(m, tmpdir, &h) == RD_OK);
-  CHECK(file_exists(tmpdir, ".history.csv.partial"));
+  CHECK(temp_exists(tmpdir, ".history.csv."));
   CHECK(!file_exists(tmpdir, "history.csv"));
 
   // rows at states that exercise 17-digit round-trip
@@ -356,7 +372,7 @@ static void test_header_and_rows(rdContext* ctx) {
   }
   CHECK(rd_closeHistory(&h, 1) == RD_OK);
   CHECK(h == NULL);
-  CHECK(!file_exists(tmpdir, ".history.csv.partial"));
+  CHECK(!temp_exists(tmpdir, ".history.csv."));
   CHECK(file_exists(tmpdir, "history.csv"));
 
   char* text = slurp(tmpdir, "history.csv");
@@ -396,21 +412,21 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK(rd_createHistory(m, tmpdir, &h) == RD_OK);
   CHECK(rd_writeHistory(h, m, d) == RD_OK);
   CHECK(rd_closeHistory(&h, 0) == RD_OK);
-  CHECK(!file_exists(tmpdir, ".history.csv.partial"));
+  CHECK(!temp_exists(tmpdir, ".history.csv."));
   text = slurp(tmpdir, "history.csv");
   CHECK(count_rows(text) == 3);
   free(text);
   remove(strcat(strcpy(want, tmpdir), "/history.csv"));
   CHECK(rd_createHistory(m, tmpdir, &h) == RD_OK);
   CHECK(rd_closeHistory(&h, 0) == RD_OK);
-  CHECK(!file_exists(tmpdir, ".history.csv.partial"));
+  CHECK(!temp_exists(tmpdir, ".history.csv."));
   CHECK(!file_exists(tmpdir, "history.csv"));
 
   // summary: valid JSON, escaped names, non-finite as null
   snprintf(want, sizeof(want), "%s/summary.json", tmpdir);
   d->s.v[0] = NAN;
   CHECK(rd_writeSummary(m, d, want, 1.25) == RD_OK);
-  CHECK(!file_exists(tmpdir, ".summary.json.partial"));
+  CHECK(!temp_exists(tmpdir, ".summary.json."));
   text = slurp(tmpdir, "summary.json");
   CHECK_MSG(json_valid(text), "invalid JSON:\n%s", text);
   CHECK(strstr(text, "\"tip,\\\"a\\\"\\tb\xc3\xa9\\ufffd\": {") != NULL);
@@ -431,7 +447,7 @@ static void test_header_and_rows(rdContext* ctx) {
   CHECK(rd_createHistory(m, missing, &h) == RD_ERR_IO);
   CHECK(h == NULL);
   CHECK_MSG(strstr(rd_lastError(ctx), "cannot write '") &&
-                strstr(rd_lastError(ctx), "/no/such/dir/.history.csv.partial'") &&
+                strstr(rd_lastError(ctx), "/no/such/dir/history.csv'") &&
                 strstr(rd_lastError(ctx), strerror(ENOENT)),
             "%s", rd_lastError(ctx));
   strcat(missing, "/summary.json");
@@ -642,6 +658,96 @@ static void test_reactions_nrel(rdContext* ctx) {
 }
 
 
+// 1 if the file is a header and complete rows: it ends with a line feed
+static int whole_rows(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    return 0;
+  }
+  int last = EOF;
+  if (fseek(f, -1, SEEK_END) == 0) {
+    last = fgetc(f);
+  }
+  fclose(f);
+  return last == '\n';
+}
+
+
+// issue 16, finding 5: a history written in place by a run that may be killed is at every
+// moment a header and complete rows (rows are written whole); a resumed run continues it,
+// cutting the rows after the checkpoint's time and a torn last row
+static void test_in_place(rdContext* ctx) {
+  rdModel* m = build(ctx, "tip", NULL);
+  if (!m) {
+    return;
+  }
+  rdData* d = fake_data(m);
+  char path[600];
+  snprintf(path, sizeof(path), "%s/inplace.csv", tmpdir);
+  rdHistory* h = NULL;
+  long kept = -1;
+  CHECK(rd_openHistory(m, path, -INFINITY, &h, &kept) == RD_OK && kept == 0);
+  CHECK(whole_rows(path));  // the header is there at once
+  int torn = 0, failed = 0;
+  for (int r = 0; r < 3000; r++) {
+    d->s.t = 0.001 * r;
+    d->s.q[0] = PI * r;
+    failed += rd_writeHistory(h, m, d) != RD_OK;
+    torn += !whole_rows(path);
+  }
+  CHECK_MSG(failed == 0, "%d of 3000 rows failed", failed);
+  CHECK_MSG(torn == 0, "%d of 3000 rows left the file ending inside a row", torn);
+  CHECK(rd_flushHistory(h) == RD_OK);
+  CHECK(rd_historyRows(h) == 3000);
+  CHECK(rd_closeHistory(&h, 0) == RD_OK);  // in place: kept either way
+  char* text = slurp(tmpdir, "inplace.csv");
+  CHECK(count_rows(text) == 3000);
+  free(text);
+  // a killed writer's torn last row, and its copy linked to the file (what a writer killed
+  // between its moves leaves), then a resume at the row of t = 1.999
+  FILE* f = fopen(path, "ab");
+  fputs("2.5,1,2,3", f);
+  fclose(f);
+  char copy[700];
+  snprintf(copy, sizeof(copy), "%s/.inplace.csv.0", tmpdir);
+  CHECK(link(path, copy) == 0);
+  CHECK(rd_openHistory(m, path, 1.999, &h, &kept) == RD_OK);
+  CHECK_MSG(kept == 2000, "kept %ld rows", kept);
+  CHECK(whole_rows(path));  // the torn row is gone at once
+  d->s.t = 2.0;
+  CHECK(rd_writeHistory(h, m, d) == RD_OK);
+  CHECK(rd_closeHistory(&h, 1) == RD_OK);
+  text = slurp(tmpdir, "inplace.csv");
+  CHECK(count_rows(text) == 2001 && whole_rows(path));
+  CHECK(!file_exists(tmpdir, ".inplace.csv.0") && !file_exists(tmpdir, ".inplace.csv.1"));
+  double row[64];
+  CHECK(parse_row(text, 1999, row, 64) > 0 && row[0] == 0.001 * 1999);
+  CHECK(parse_row(text, 2000, row, 64) > 0 && row[0] == 2.0);
+  free(text);
+  // an empty file (a writer killed before its header) is started afresh
+  fclose(fopen(path, "wb"));
+  CHECK(rd_openHistory(m, path, 10, &h, &kept) == RD_OK && kept == 0);
+  CHECK(rd_closeHistory(&h, 1) == RD_OK);
+  text = slurp(tmpdir, "inplace.csv");
+  CHECK(count_rows(text) == 0 && whole_rows(path));
+  free(text);
+  // another model's history is not continued; -INFINITY keeps no row
+  rdModel* other = build(ctx, NULL, NULL);
+  CHECK(rd_openHistory(other, path, 10, &h, &kept) == RD_ERR_ARG && !h);
+  CHECK(strstr(rd_lastError(ctx), "another header") != NULL);
+  CHECK(rd_openHistory(m, path, -INFINITY, &h, &kept) == RD_OK && kept == 0);
+  CHECK(rd_closeHistory(&h, 1) == RD_OK);
+  text = slurp(tmpdir, "inplace.csv");
+  CHECK(count_rows(text) == 0);
+  free(text);
+  remove(path);
+  rd_destroyModel(&other);
+  free(d->block);
+  free(d);
+  rd_destroyModel(&m);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   int made = mkdtemp(tmpdir) != NULL;
@@ -654,6 +760,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_header_and_rows(ctx));
   TEST_CASE(test_stepping(ctx));
   TEST_CASE(test_reactions_nrel(ctx));
+  TEST_CASE(test_in_place(ctx));
   rd_destroyContext(&ctx);
   char path[600];
   const char* names[] = {"history.csv", "summary.json", ".history.csv.partial",

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Exact restart: a run resumed from a checkpoint matches the uninterrupted run bit for bit, for
 // every method that can integrate the model; bad checkpoints are refused without harm.
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
+#include "src/sim/checkpoint.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -179,6 +181,140 @@ static void test_bad_files(rdContext* ctx, const char* method, const char* path)
 }
 
 
+// a pendulum whose every value can be changed: what a checkpoint's fingerprint must notice
+typedef struct {
+  double mass, gravity, joint_x, start_x, time_step;
+} variant;
+
+
+static rdModel* build_variant(rdContext* ctx, variant v) {
+  rdSpec* s = NULL;
+  rd_createSpec(ctx, &s);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "bob";
+  n.position[0] = v.start_x;
+  n.position[2] = -1;
+  int node = model_addRigidBody(s, &n, "body", v.mass, (double[3]){1, 1, 1}, NULL);
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "pin";
+  j.type = RD_JOINT_SPHERICAL;
+  j.node[0] = node;
+  j.node[1] = RD_GROUND;
+  j.point[0] = v.joint_x;
+  rds_addJoint(s, &j);
+  rds_setGravity(s, (double[3]){0, 0, -v.gravity});
+  char dt[32];
+  snprintf(dt, sizeof(dt), "%.17g", v.time_step);
+  rds_setOption(s, "solver.time_step", dt);
+  return model_compile(s);
+}
+
+
+// finding 10 of issue 16: every value that changes the motion is in the fingerprint; resuming
+// another model is refused with what differs, accepted only when asked for
+static void test_fingerprint(rdContext* ctx, const char* path) {
+  const variant base = {2, 9.81, 0, 0, 0.01};
+  rdModel* m = build_variant(ctx, base);
+  rdData* d = NULL;
+  CHECK(m && rd_createData(m, &d) == RD_OK);
+  CHECK(rd_initialize(m, d) == RD_OK);
+  CHECK(rd_advance(m, d, 0.1, NULL, NULL) == RD_OK);
+  CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
+  struct {
+    variant v;
+    const char* differs;
+  } cases[] = {
+      {{3, 9.81, 0, 0, 0.01}, "element 'body' differs"},
+      {{2, 9.80, 0, 0, 0.01}, "gravity differs"},
+      {{2, 9.81, 0.1, 0, 0.01}, "joint 'pin' differs"},
+      {{2, 9.81, 0, 0.1, 0.01}, "node 'bob' differs"},
+      {{2, 9.81, 0, 0, 0.005}, "option solver.time_step is 0.01 in the checkpoint, 0.005"},
+  };
+  for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+    rdModel* other = build_variant(ctx, cases[k].v);
+    rdData* e = NULL;
+    CHECK(other && rd_createData(other, &e) == RD_OK);
+    CHECK(rd_readCheckpoint(other, e, path) == RD_ERR_ARG);
+    CHECK_MSG(strstr(rd_lastError(ctx), cases[k].differs) != NULL, "case %zu: %s", k,
+              rd_lastError(ctx));
+    CHECK(!rd_isInitialized(e));
+    // a deliberate change is accepted when asked for
+    CHECK(rd_readCheckpointFlags(other, e, path, RD_CHECKPOINT_ACCEPT_CHANGES) == RD_OK);
+    CHECK(rd_isInitialized(e) && rd_time(e) == rd_time(d));
+    rd_destroyData(&e);
+    rd_destroyModel(&other);
+  }
+  CHECK(rd_readCheckpointFlags(m, d, path, 4) == RD_ERR_ARG);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+}
+
+
+static long file_size(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    return -1;
+  }
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fclose(f);
+  return n;
+}
+
+
+// change 8 bytes at offset `at` of the file (and reseal its checksum if `seal`)
+static void patch(const char* path, long at, double value, int seal) {
+  long n = file_size(path);
+  unsigned char* buf = malloc((size_t)n);
+  FILE* f = fopen(path, "rb");
+  CHECK(f && fread(buf, 1, (size_t)n, f) == (size_t)n);
+  fclose(f);
+  memcpy(buf + at, &value, sizeof(value));
+  if (seal) {
+    rd_checkpointSeal(buf, (size_t)n);
+  }
+  f = fopen(path, "wb");
+  fwrite(buf, 1, (size_t)n, f);
+  fclose(f);
+  free(buf);
+}
+
+
+// finding 10: the checksum covers the header (a time of NaN or -5 written into it is refused),
+// and a header sealed with impossible values is refused too
+static void test_header(rdContext* ctx, const char* path) {
+  rdModel* m = build_variant(ctx, (variant){2, 9.81, 0, 0, 0.01});
+  rdData* d = NULL;
+  CHECK(m && rd_createData(m, &d) == RD_OK);
+  CHECK(rd_initialize(m, d) == RD_OK);
+  CHECK(rd_advance(m, d, 0.1, NULL, NULL) == RD_OK);
+  const long t_at = 48;  // offset of the time in the header (version 5)
+  double values[2] = {NAN, -5};
+  for (int k = 0; k < 2; k++) {
+    CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
+    patch(path, t_at, values[k], 0);
+    rdData* e = NULL;
+    rd_createData(m, &e);
+    CHECK(rd_readCheckpoint(m, e, path) == RD_ERR_IO);
+    CHECK(strstr(rd_lastError(ctx), "corrupt (checksum)") != NULL);
+    CHECK(!rd_isInitialized(e));
+    rd_destroyData(&e);
+  }
+  // sealed again: the checksum passes, the value does not
+  CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
+  patch(path, t_at, NAN, 1);
+  CHECK(rd_readCheckpoint(m, d, path) == RD_ERR_IO);
+  CHECK(strstr(rd_lastError(ctx), "its time is not finite") != NULL);
+  // and the time written back bit for bit is the data's
+  CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
+  double t = rd_time(d);
+  patch(path, t_at, t, 1);
+  CHECK(rd_readCheckpoint(m, d, path) == RD_OK && rd_time(d) == t);
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   rdContext* ctx;
@@ -206,6 +342,8 @@ int main(int argc, char** argv) {
   if (first_ok) {
     TEST_CASE(test_bad_files(ctx, first_ok, path));
   }
+  TEST_CASE(test_fingerprint(ctx, path));
+  TEST_CASE(test_header(ctx, path));
   remove(path);
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();

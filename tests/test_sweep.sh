@@ -124,6 +124,21 @@ check "killed by KILL: status 137" [ "$status" -eq 137 ]
 killed_midway "$tmp/termed" TERM
 check "killed by TERM: ends by the signal (143)" [ "$status" -eq 143 ]
 
+# --- SIGTERM stops a running case within its step, not at its next history row (issue 16)
+cp "$src/input/heavy_top.yaml" "$tmp/top.yaml"
+printf 'deck: top.yaml\ncases:\n  - {solver.final_time: 1000, output.every: 100000000}\n' \
+  >"$tmp/long.yaml"
+"$exe" sweep "$tmp/long.yaml" -o "$tmp/long" >"$tmp/long.out" 2>&1 &
+pid=$!
+sleep 1
+start=$(date +%s)
+kill -TERM $pid
+wait $pid
+status=$?
+took=$(($(date +%s) - start))
+check "SIGTERM in a long case: ends by the signal (143) within 5 s (took $took s)" \
+  [ "$status" -eq 143 -a "$took" -le 5 ]
+
 # --- bad input: located errors
 printf 'deck: pushed_pendulum.yaml\ngrid:\n  solver.time_stp: [1, 2]\n' >"$tmp/bad.yaml"
 cp "$src/tests/sweep/pushed_pendulum.yaml" "$tmp/"

@@ -221,8 +221,20 @@ static void test_collector(rdContext* ctx) {
     CHECK_MSG(v[4] == fbig, "%.17g %.17g", v[4], fbig);
     CHECK(v[6] == 0 && zmin < -0.05);  // initialization counts no Newton iteration
   }
+  // the model and the sweep of a live collector refuse to be destroyed
+  rdModel* m_keep = m;
+  rdSweep* sw_keep = sw;
+  rd_destroyModel(&m);
+  CHECK(m == m_keep && rd_lastStatus(ctx) == RD_ERR_STATE);
+  rd_destroySweep(&sw);
+  CHECK(sw == sw_keep && rd_lastStatus(ctx) == RD_ERR_STATE);
+  CHECK(strstr(rd_lastError(ctx), "1 collector of this sweep is not destroyed") != NULL);
+  rdCollector* c_copy = c;
   rd_destroyCollector(&c);
   CHECK(c == NULL);
+  // a stale copy of the collector: refused, and destroying it again does nothing
+  CHECK(rd_collect(c_copy, d) == RD_ERR_HANDLE && rd_collectedValues(c_copy, v) == RD_ERR_HANDLE);
+  rd_destroyCollector(&c_copy);
   // sources that are not in the model
   rdSweep* bad = NULL;
   st = read_sweep(ctx, "collect: [max(rod.zz)]\n", &bad);
@@ -239,7 +251,13 @@ static void test_collector(rdContext* ctx) {
   rd_destroyData(&d);
   rd_destroyModel(&m);
   rd_destroySpec(&spec);
+  rdContext* ctx_copy = ctx;
+  rd_destroyContext(&ctx_copy);  // a sweep is alive: refused
+  CHECK(ctx_copy == ctx && rd_lastStatus(ctx) == RD_ERR_STATE);
+  rdSweep* sw_copy = sw;
   rd_destroySweep(&sw);
+  CHECK(sw == NULL && rd_sweepDeck(sw_copy) == NULL && rd_sweepCaseCount(sw_copy) == 0);
+  rd_destroySweep(&sw_copy);
 }
 
 
@@ -280,6 +298,10 @@ static void test_results_and_tables(rdContext* ctx) {
   snprintf(path, sizeof(path), "%s/none.json", tmpdir);
   CHECK(rd_readCaseResult(sw, 0, path, &back) == RD_OK && back.state == RD_CASE_MISSING);
   CHECK(!strcmp(rd_caseStateName(RD_CASE_CRASHED), "crashed"));
+  // not text, and endless: refused at its first bytes (libfyaml reading the file itself grew
+  // its memory without end)
+  CHECK(rd_readCaseResult(sw, 0, "/dev/zero", &back) == RD_OK && back.state == RD_CASE_MISSING);
+  CHECK(strstr(back.error, "is not a case result") != NULL);
 
   CHECK(rd_writeSweepIndex(sw, tmpdir) == RD_OK);
   CHECK(rd_writeSweepTables(sw, r, tmpdir) == RD_OK);

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Install the Debian 12 packages rodrigues needs to build, test and plot, and those of the host
-# tests: C++ and CMake hosts, the Python package (cffi, numpy) and its results (pandas, xarray,
-# netCDF4, VTK), the CF check (UDUNITS-2). Run as root (or via sudo).
+# Install the Debian 12 packages rodrigues needs to build, test, fuzz (clang and its libFuzzer,
+# tools/fuzz.sh) and plot, and those of the host tests: C++ and CMake hosts, the Python package
+# (cffi, numpy) and its results (pandas, xarray, netCDF4, VTK), the CF check (UDUNITS-2). Run as
+# root (or via sudo).
 set -e
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -13,4 +14,4 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends 
   libgsl-dev libnetcdf-dev gnuplot-nox clang-format libopenmpi-dev openmpi-bin \
   g++ cmake libudunits2-0 \
   python3-cffi python3-numpy python3-pytest python3-pandas python3-xarray python3-netcdf4 \
-  python3-vtk9 >/dev/null
+  python3-vtk9 clang libclang-rt-14-dev >/dev/null

@@ -38,8 +38,10 @@ typedef void (*rdWarningHandler)(const char* message, void* user);
 // coexist in one process, one per host thread.
 RD_API int rd_createContext(rdContext** ctx, const rdAllocator* alloc);
 
-// Destroy a context and set *ctx to NULL. Accepts NULL and *ctx == NULL. Every object created
-// with this context must be destroyed first.
+// Destroy a context and set *ctx to NULL. Accepts NULL and *ctx == NULL. While specs or models
+// made with it exist it destroys nothing: *ctx stays, usable, with the last error RD_ERR_STATE.
+// After it succeeds, every handle of the context, itself included, is invalid (undefined to use;
+// docs/api.md "Handles").
 RD_API void rd_destroyContext(rdContext** ctx);
 
 // Set the error handler (NULL: none, the default). Returns RD_OK or RD_ERR_HANDLE.

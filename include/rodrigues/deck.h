@@ -3,6 +3,8 @@
 #ifndef RODRIGUES_DECK_H
 #define RODRIGUES_DECK_H
 
+#include <stddef.h>
+
 #include "rodrigues/export.h"
 #include "rodrigues/spec.h"
 
@@ -18,8 +20,21 @@ extern "C" {
 // On error returns RD_ERR_DECK (or RD_ERR_IO / RD_ERR_NOMEM) and the context's last error is
 // "FILE:LINE:COLUMN: message" (for overrides: "--set KEY=VALUE: message"); *spec is NULL.
 // Errors found later by rd_compile carry the same FILE:LINE:COLUMN prefix.
+// The deck is read whole into memory first (a file, a pipe or /dev/stdin alike), at most
+// RD_DECK_MAX_BYTES, and must be UTF-8 text without NUL bytes or control characters (YAML 1.2's
+// printable set); anything else is refused with its FILE:LINE:COLUMN before parsing.
 RD_API int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides,
                        int noverride, rdSpec** spec);
+
+// The largest deck rd_readDeck reads, in bytes (64 MiB), and the largest --set override text.
+#define RD_DECK_MAX_BYTES (64u << 20)
+#define RD_DECK_MAX_OVERRIDE 65536
+
+// rd_readDeck of a deck held in memory: `len` bytes at `text` (need not end in 0), `name`
+// standing for the file in messages and for the directory that relative file names in the deck
+// (BeamDyn files) are resolved against. The same limits and checks as rd_readDeck.
+RD_API int rd_readDeckText(rdContext* ctx, const char* name, const char* text, size_t len,
+                           const char* const* overrides, int noverride, rdSpec** spec);
 
 #ifdef __cplusplus
 }

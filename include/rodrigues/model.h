@@ -61,8 +61,10 @@ typedef struct rdModelInfo_ {
 // names it; *model is then NULL. The spec is not modified and may be destroyed afterwards.
 RD_API int rd_compile(const rdSpec* spec, rdModel** model);
 
-// Destroy a model and set *model to NULL. Accepts NULL. Every rdData made from it must be
-// destroyed first.
+// Destroy a model and set *model to NULL. Accepts NULL. While data or writers (histories,
+// NetCDF, VTK) made from it exist it destroys nothing: *model stays, usable, and the context's
+// last error is RD_ERR_STATE. A destroyed model's stale handle is refused with RD_ERR_HANDLE
+// (docs/api.md "Handles").
 RD_API void rd_destroyModel(rdModel** model);
 
 // Fill `info` with the model's sizes. Returns RD_OK or RD_ERR_HANDLE / RD_ERR_ARG.
@@ -74,7 +76,8 @@ RD_API const char* rd_nodeName(const rdModel* model, int i);
 // Name of joint `j` (NULL if out of range).
 RD_API const char* rd_jointName(const rdModel* model, int j);
 
-// Index of the node named `name`, or -1.
+// Index of the node named `name`, or -1 (also for an invalid handle; for a NULL name with the
+// error RD_ERR_ARG raised).
 RD_API int rd_findNode(const rdModel* model, const char* name);
 
 // Index of output node `k` (0 <= k < noutput), or -1.
@@ -90,7 +93,9 @@ RD_API int rd_outputSectionLoad(const rdModel* model, int k, int* beam, double* 
 // Name of beam element `b` (0 <= b < nbeam, in the order added; NULL if out of range).
 RD_API const char* rd_beamName(const rdModel* model, int b);
 
-// Value of option `key` in text form, as compiled into the model. Returns RD_OK or RD_ERR_ARG.
+// Value of option `key` in text form, as compiled into the model, into buf[0..size). Returns
+// RD_OK, RD_ERR_HANDLE or RD_ERR_ARG (unknown key, NULL buffer, or a buffer too short for the
+// whole value: then buf holds "" and the message the size needed).
 RD_API int rd_getOption(const rdModel* model, const char* key, char* buf, int size);
 
 // Numeric value of option `key` (NaN for unknown or non-numeric keys).

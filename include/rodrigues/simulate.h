@@ -50,7 +50,8 @@ typedef struct rdStepCut_ {
 // message says why).
 RD_API int rd_createData(const rdModel* model, rdData** data);
 
-// Destroy the data and set *data to NULL. Accepts NULL.
+// Destroy the data and set *data to NULL. Accepts NULL. A stale copy of the handle is then
+// refused (RD_ERR_HANDLE), and destroying it again does nothing (docs/api.md "Handles").
 RD_API void rd_destroyData(rdData** data);
 
 // Copy the complete state (time, configuration, velocities, accelerations, multipliers,
@@ -105,8 +106,21 @@ RD_API int rd_setNodeLoad(const rdModel* model, rdData* data, int node, const do
 // Returns 0 to continue, non-zero to stop (rd_advance then returns RD_OK with time < tend).
 typedef int (*rdObserver)(const rdModel* model, const rdData* data, void* user);
 
+// Called by rd_advance after every accepted step (after the observer, if both are due), between
+// steps, never inside one: return 0 to go on, non-zero to stop (rd_advance then returns RD_OK
+// with the data at the end of that step, time < tend). For stop requests (the flag a signal
+// handler sets: checked at every step, so a run stops within one step), progress and periodic
+// checkpoints. It must not step or change the data; reading it (rd_getNodeState,
+// rd_writeCheckpoint, rd_writeHistory, ...) is fine.
+typedef int (*rdStepCallback)(const rdModel* model, const rdData* data, void* user);
+
+// Set the step callback of `data` (fn NULL removes it); rd_copyData and rd_resetData leave it
+// as it is. Returns RD_OK or RD_ERR_HANDLE.
+RD_API int rd_setStepCallback(rdData* data, rdStepCallback fn, void* user);
+
 // Advance to time `tend` with the model's time step (the last step is shortened to land on
-// tend), calling `observer` (may be NULL) every output.every steps and at tend.
+// tend), calling `observer` (may be NULL) every output.every steps and at tend, and the data's
+// step callback (rd_setStepCallback) after every step.
 RD_API int rd_advance(const rdModel* model, rdData* data, double tend, rdObserver observer,
                       void* user);
 

@@ -64,7 +64,8 @@ typedef enum rdObjKind_ {
 // Create an empty spec. Returns RD_OK, RD_ERR_ARG or RD_ERR_NOMEM.
 RD_API int rd_createSpec(rdContext* ctx, rdSpec** spec);
 
-// Destroy a spec and set *spec to NULL. Accepts NULL.
+// Destroy a spec and set *spec to NULL. Accepts NULL. A stale copy of the handle is then
+// refused (RD_ERR_HANDLE), and destroying it again does nothing (docs/api.md "Handles").
 RD_API void rd_destroySpec(rdSpec** spec);
 
 // Context the spec was created with (NULL for an invalid handle).
@@ -452,7 +453,8 @@ RD_API int rds_setOption(rdSpec* spec, const char* key, const char* value);
 // Set a numeric option. Returns RD_OK or RD_ERR_ARG.
 RD_API int rds_setOptionReal(rdSpec* spec, const char* key, double value);
 
-// Write option `key`'s current value as text into buf (size bytes). Returns RD_OK or RD_ERR_ARG.
+// Write option `key`'s current value as text into buf (size bytes). Returns RD_OK, RD_ERR_HANDLE
+// or RD_ERR_ARG (unknown key, NULL buffer, or one too short for the whole value: buf gets "").
 RD_API int rds_getOption(const rdSpec* spec, const char* key, char* buf, int size);
 
 // Description of option i (0 <= i < count): key, type ("real", "int", "bool", "enum"),

@@ -29,7 +29,9 @@ typedef struct rdCollector_ rdCollector;
 // the context's last error; *sweep is NULL.
 RD_API int rd_readSweep(rdContext* ctx, const char* path, rdSweep** sweep);
 
-// Destroy a sweep; accepts NULL and sets *sweep to NULL.
+// Destroy a sweep; accepts NULL and sets *sweep to NULL. While collectors made for it exist it
+// destroys nothing (*sweep stays, usable; the context's last error is RD_ERR_STATE). A stale
+// copy of a destroyed sweep's handle is refused with RD_ERR_HANDLE (docs/api.md "Handles").
 RD_API void rd_destroySweep(rdSweep** sweep);
 
 // The base deck's path (the sweep file's `deck` resolved against the sweep file's directory).
@@ -93,7 +95,9 @@ RD_API int rd_collect(rdCollector* c, const rdData* data);
 // sample or where a sample was not finite. Returns RD_OK or RD_ERR_HANDLE.
 RD_API int rd_collectedValues(const rdCollector* c, double* values);
 
-// Destroy a collector; accepts NULL and sets *c to NULL.
+// Destroy a collector; accepts NULL and sets *c to NULL. A stale copy of the handle is then
+// refused with RD_ERR_HANDLE, and destroying it again does nothing. The model and the sweep of a
+// live collector refuse to be destroyed (RD_ERR_STATE).
 RD_API void rd_destroyCollector(rdCollector** c);
 
 // ---------------------------------------------------------------------------------------------

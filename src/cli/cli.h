@@ -45,6 +45,8 @@ typedef struct cliDeckArgs_ {
   const char* outdir;      // -o DIR, or NULL
   const char* checkpoint;  // run: --checkpoint FILE (written at the end), or NULL
   const char* resume;      // run: --resume FILE (state to start from), or NULL
+  const char* every;       // run: --checkpoint-every INTERVAL, or NULL
+  int resume_changed;      // run: --resume-changed (a checkpoint of a changed model accepted)
   const char** set;        // the --set KEY=VALUE texts (pointers into argv; array from malloc)
   int nset;
   int help;  // --help was given
@@ -90,6 +92,29 @@ int cli_makeDirs(char* path, size_t* created);
 
 // Remove the (empty) directories cli_makeDirs created, deepest first.
 void cli_removeDirs(char* path, size_t created);
+
+// ---------------------------------------------------------------------------------------------
+// the results directory of a run (run_dir.c): DIR/.rodrigues.lock, DIR/incomplete/
+
+// Take the lock of the results directory `dir` for this process (released when it ends,
+// however it ends); *fd the open lock file, to be kept open. 0, or -1 with the reason printed
+// (another run holds it: its process id).
+int cli_lockDir(const char* dir, int* fd);
+
+// Remove `path` and, if it is a directory, everything in it (symbolic links are removed, not
+// followed). 0, or -1 with errno set.
+int cli_removeTree(const char* path);
+
+// Make the run's directory `staging` afresh (keep_history 0: whatever an earlier run left there
+// goes), or keep its history.csv and summary.json for a resumed run to continue (keep_history 1:
+// the outputs that cannot be continued go). 0, or -1 with the reason printed.
+int cli_makeStaging(const char* staging, int keep_history);
+
+// Publish a successful run: move the VTK series, link history.nc, history.csv and, last,
+// summary.json from `staging` into `dir` (an output of an earlier run that this run did not
+// make is removed, so that DIR holds one run's files), then remove `staging`. 0, or -1 with the
+// reason printed.
+int cli_publish(const char* dir, const char* staging);
 
 // The results directory, a new string: `dir` without trailing slashes, or, if dir is NULL,
 // "out/PREFIX<deck's base name without .yaml or .yml>".
@@ -142,8 +167,8 @@ char* cli_join(const char* dir, const char* name);
 // ---------------------------------------------------------------------------------------------
 // the time integration with its result files (integrate.c), shared by run and sweep
 
-// set by SIGINT / SIGTERM while caught (the signal's number); the integration stops at the next
-// history row
+// set by SIGINT / SIGTERM while caught (the signal's number); the integration stops at the end
+// of the current step (the step callback)
 extern volatile sig_atomic_t cli_interrupted;
 
 // catch SIGINT and SIGTERM once (SA_RESETHAND: a second signal ends the program at once); a
@@ -164,6 +189,10 @@ typedef struct cliOutputs_ {
   long rows;         // history rows written
   cliProgress progress;
 } cliOutputs;
+
+// A row into every output of r (history, history.nc, VTK, then r->extra); r->rows counts the
+// rows written. RD_OK or the first failure's status.
+int cli_writeRow(cliOutputs* r, const rdModel* m, const rdData* d);
 
 // Integrate the initialized session from its time to solver.final_time, writing the history
 // (and history.nc, the VTK series) into the existing directory `dir`, committed at the end.

@@ -75,6 +75,13 @@ int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* a) {
         return cli_usageError(cmd, "missing file after", s);
       }
       *(s[2] == 'c' ? &a->checkpoint : &a->resume) = argv[++i];
+    } else if (allow_output && !strcmp(s, "--checkpoint-every")) {
+      if (i + 1 >= argc || !*argv[i + 1]) {
+        return cli_usageError(cmd, "missing interval after", s);
+      }
+      a->every = argv[++i];
+    } else if (allow_output && !strcmp(s, "--resume-changed")) {
+      a->resume_changed = 1;
     } else {
       return cli_usageError(cmd, "unknown option", s);
     }
@@ -84,6 +91,12 @@ int cli_parseDeckArgs(int argc, char** argv, int allow_output, cliDeckArgs* a) {
   }
   if (!a->deck && !a->help) {
     return cli_usageError(cmd, "missing the deck file", NULL);
+  }
+  if (a->every && !a->checkpoint) {
+    return cli_usageError(cmd, "--checkpoint-every needs --checkpoint FILE", NULL);
+  }
+  if (a->resume_changed && !a->resume) {
+    return cli_usageError(cmd, "--resume-changed needs --resume FILE", NULL);
   }
   return CLI_OK;
 }

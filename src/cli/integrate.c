@@ -37,8 +37,7 @@ void cli_restoreSignals(const struct sigaction old[2]) {
 }
 
 
-static int observe(const rdModel* m, const rdData* d, void* user) {
-  cliOutputs* r = user;
+int cli_writeRow(cliOutputs* r, const rdModel* m, const rdData* d) {
   int st = rd_writeHistory(r->history, m, d);
   if (st == RD_OK && r->netcdf) {
     st = rd_writeNetcdf(r->netcdf, m, d);
@@ -49,11 +48,26 @@ static int observe(const rdModel* m, const rdData* d, void* user) {
   if (st == RD_OK && r->extra) {
     st = r->extra(m, d, r->extra_user);
   }
+  r->rows += st == RD_OK;
+  return st;
+}
+
+
+static int observe(const rdModel* m, const rdData* d, void* user) {
+  cliOutputs* r = user;
+  int st = cli_writeRow(r, m, d);
   if (st != RD_OK) {
     r->status = st;
     return 1;
   }
-  r->rows++;
+  return 0;
+}
+
+
+// after every step: the progress bar, and a signal stops the run (within one step)
+static int after_step(const rdModel* m, const rdData* d, void* user) {
+  (void)m;
+  cliOutputs* r = user;
   cli_progressUpdate(&r->progress, rd_time(d));
   return cli_interrupted != 0;
 }
@@ -98,7 +112,9 @@ int cli_integrate(cliSession* s, const char* dir, cliOutputs* r, double* wall) {
   cli_catchSignals(old);
   double wall0 = cli_now();
   cli_progressBegin(&r->progress, rd_time(d), tend);
+  rd_setStepCallback(d, after_step, r);
   st = rd_advance(m, d, tend, observe, r);
+  rd_setStepCallback(d, NULL, NULL);
   cli_progressEnd(&r->progress);
   *wall += cli_now() - wall0;
   cli_restoreSignals(old);

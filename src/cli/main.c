@@ -63,7 +63,9 @@ static void print_help(FILE* out) {
           "  3  numerical failure: initialization or a step failed (Newton, singular matrix,\n"
           "     non-finite state)\n"
           "  4  input/output error: deck unreadable, results directory or files not writable\n"
-          "  5  other error: out of memory, interrupted, internal error\n"
+          "  5  other error: out of memory, internal error\n"
+          "  interrupted (SIGINT, SIGTERM): the run keeps its rows and ends by the signal\n"
+          "     (130 or 143 in a shell); a second Ctrl-C ends it at once\n"
           "\n"
           "Errors are printed as 'rodrigues: MESSAGE'; deck errors as\n"
           "'rodrigues: FILE:LINE:COLUMN: MESSAGE'. See docs/cli.md and docs/deck.md.\n");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Atomic file replacement shared by the history, summary and checkpoint writers.
+// Atomic file replacement shared by the history, summary, checkpoint and VTK writers.
 #include "src/core/atomic_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "src/core/core.h"
@@ -18,19 +20,31 @@ FILE* rd_atomicOpen(rdContext* ctx, const char* path, char** tmp) {
     RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': it names a directory", path);
     return NULL;
   }
-  size_t size = strlen(path) + sizeof("..partial");
+  // a name of its own beside the target (two writers of one file never share it)
+  size_t size = strlen(path) + sizeof(".XXXXXX") + 1;
   char* name = rd_alloc(ctx, size);
   if (!name) {
     return NULL;
   }
   memcpy(name, path, dirlen);
-  snprintf(name + dirlen, size - dirlen, ".%s.partial", base);
-  FILE* f = fopen(name, "wb");
+  snprintf(name + dirlen, size - dirlen, ".%s.XXXXXX", base);
+  int fd = mkstemp(name);
+  FILE* f = fd >= 0 ? fdopen(fd, "wb") : NULL;
   if (!f) {
-    RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': %s", name, strerror(errno));
+    int err = errno;
+    if (fd >= 0) {
+      close(fd);
+      remove(name);
+    }
+    // the target's name in the message: the temporary one means nothing to the reader
+    RD_ERROR(ctx, RD_ERR_IO, "cannot write '%s': %s", path, strerror(err));
     rd_free(ctx, name);
     return NULL;
   }
+  // mkstemp makes the file 0600; results are as readable as any file the user creates
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
   *tmp = name;
   return f;
 }

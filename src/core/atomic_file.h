@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Files that appear complete or not at all: write ".NAME.partial" beside NAME, then flush,
-// fsync, rename into place and sync the directory.
+// Files that appear complete or not at all: write ".NAME.XXXXXX" (a unique name, mkstemp)
+// beside NAME, then flush, fsync, rename into place and sync the directory.
 #ifndef RD_ATOMIC_FILE_H
 #define RD_ATOMIC_FILE_H
 

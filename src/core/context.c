@@ -42,6 +42,11 @@ int rd_createContext(rdContext** ctx, const rdAllocator* alloc) {
     return RD_ERR_NOMEM;
   }
   memset(c, 0, sizeof(*c));
+  if (pthread_mutex_init(&c->lock, NULL) != 0) {
+    a.free(c, a.user);
+    return RD_ERR_NOMEM;
+  }
+  atomic_init(&c->children, 0);
   c->magic = RD_MAGIC_CONTEXT;
   c->alloc = a;
   *ctx = c;
@@ -54,10 +59,41 @@ void rd_destroyContext(rdContext** ctx) {
     return;
   }
   rdContext* c = *ctx;
+  // everything made with the context keeps a pointer to it: refuse while any of it is alive
+  int live = atomic_load(&c->children);
+  if (live > 0) {
+    RD_ERROR(c, RD_ERR_STATE,
+             "rd_destroyContext: %d spec%s, model%s or sweep%s made with this context %s not "
+             "destroyed; destroy them first (the context is kept)",
+             live, live > 1 ? "s" : "", live > 1 ? "s" : "", live > 1 ? "s" : "",
+             live > 1 ? "are" : "is");
+    return;
+  }
   rdAllocator a = c->alloc;
+  for (int k = 0; k < RD_KINDS; k++) {
+    for (int i = 0; i < RD_GRAVEYARD; i++) {
+      if (c->grave[k][i]) {
+        a.free(c->grave[k][i], a.user);
+      }
+    }
+  }
+  pthread_mutex_destroy(&c->lock);
   c->magic = 0;
   a.free(c, a.user);
   *ctx = NULL;
+}
+
+
+void rd_bury(rdContext* ctx, int kind, void* obj) {
+  pthread_mutex_lock(&ctx->lock);
+  int i = ctx->grave_next[kind];
+  void* oldest = ctx->grave[kind][i];
+  ctx->grave[kind][i] = obj;
+  ctx->grave_next[kind] = (i + 1) % RD_GRAVEYARD;
+  pthread_mutex_unlock(&ctx->lock);
+  if (oldest) {
+    ctx->alloc.free(oldest, ctx->alloc.user);
+  }
 }
 
 
@@ -125,10 +161,14 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
   if (!rd_contextValid(ctx)) {
     return status;
   }
+  // formatted aside first: callers may pass the last error itself as an argument ("...: %s",
+  // rd_lastError(ctx)) to wrap it, which vsnprintf into the same buffer would garble
+  char msg[RD_ERRLEN];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(ctx->last_error, sizeof(ctx->last_error), fmt, ap);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
+  memcpy(ctx->last_error, msg, strlen(msg) + 1);
   ctx->last_status = status;
   ctx->err_file = file;
   ctx->err_line = line;

@@ -60,6 +60,17 @@ double rd_exprEval(rdExpr* e, const double* values) {
 }
 
 
+const char* rd_exprText(rdExpr* e) {
+  if (!e->handle) {
+    return "";
+  }
+  pthread_mutex_lock(&e->lock);
+  const char* text = mupGetExpr((muParserHandle_t)e->handle);
+  pthread_mutex_unlock(&e->lock);
+  return text ? text : "";
+}
+
+
 void rd_exprDestroy(rdExpr* e) {
   if (e->handle) {
     mupRelease((muParserHandle_t)e->handle);

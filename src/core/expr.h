@@ -26,6 +26,9 @@ int rd_exprCreate(rdContext* ctx, rdExpr* e, const char* text, const char* vars,
 // evaluate with values[0..nvar) for the variables, in the order given at creation
 double rd_exprEval(rdExpr* e, const double* values);
 
+// the formula's text as muparser holds it ("" for a zeroed rdExpr)
+const char* rd_exprText(rdExpr* e);
+
 // release the parser; accepts a zeroed rdExpr
 void rd_exprDestroy(rdExpr* e);
 

@@ -2,6 +2,7 @@
 // Small text helpers: edit distance for did-you-mean hints, strict number parsing.
 #include "src/core/strutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -58,8 +59,42 @@ const char* rd_closestName(const char* s, const char* const* list, int n) {
 }
 
 
+int rd_isDecimal(const char* s) {
+  while (*s == ' ' || *s == '\t') {
+    s++;
+  }
+  s += *s == '+' || *s == '-';
+  int digits = 0;
+  for (; isdigit((unsigned char)*s); s++) {
+    digits++;
+  }
+  if (*s == '.') {
+    for (s++; isdigit((unsigned char)*s); s++) {
+      digits++;
+    }
+  }
+  if (!digits) {
+    return 0;
+  }
+  if (*s == 'e' || *s == 'E') {
+    s++;
+    s += *s == '+' || *s == '-';
+    if (!isdigit((unsigned char)*s)) {
+      return 0;
+    }
+    while (isdigit((unsigned char)*s)) {
+      s++;
+    }
+  }
+  while (*s == ' ' || *s == '\t') {
+    s++;
+  }
+  return *s == '\0';
+}
+
+
 int rd_parseReal(const char* s, double* out) {
-  if (!s || !*s) {
+  if (!s || !*s || !rd_isDecimal(s)) {
     return -1;
   }
   char* end = NULL;

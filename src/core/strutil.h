@@ -10,7 +10,11 @@ int rd_editDistance(const char* a, const char* b);
 // <= a third of the length); NULL otherwise
 const char* rd_closestName(const char* s, const char* const* list, int n);
 
-// parse a whole string as a finite double; 0 on success, -1 otherwise
+// 1 if s is a decimal number: [+-] digits [. digits] [e [+-] digits], at least one digit, blanks
+// around it allowed (not hexadecimal, not inf or nan, which strtod would take)
+int rd_isDecimal(const char* s);
+
+// parse a whole string as a finite decimal double (rd_isDecimal); 0 on success, -1 otherwise
 int rd_parseReal(const char* s, double* out);
 
 // parse a whole string as an int; 0 on success, -1 otherwise

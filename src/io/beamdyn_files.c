@@ -11,6 +11,7 @@
 
 #include "elements/beam.h"
 #include "src/core/core.h"
+#include "src/core/input.h"
 #include "src/core/strutil.h"
 #include "src/io/beamdyn.h"
 
@@ -79,58 +80,26 @@ static int line_at(const char* text, size_t off) {
 }
 
 
-// read fp into a new NUL-terminated buffer *text of *len bytes; stops early after a NUL byte or
-// past MAX_FILE_BYTES (/dev/zero, an endless stream), which the caller refuses
-static int slurp(rdContext* ctx, FILE* fp, char** text, size_t* len) {
-  size_t cap = 4096;
-  *len = 0;
-  *text = rd_alloc(ctx, cap);
-  while (*text) {
-    if (*len + 1 >= cap) {
-      char* t = rd_alloc(ctx, 2 * cap);
-      if (t) {
-        memcpy(t, *text, *len);
-      }
-      rd_free(ctx, *text);
-      *text = t;
-      cap *= 2;
-      if (!t) {
-        break;
-      }
-    }
-    size_t k = fread(*text + *len, 1, cap - 1 - *len, fp);
-    int stop = k == 0 || memchr(*text + *len, '\0', k) || *len + k > MAX_FILE_BYTES;
-    *len += k;
-    if (stop) {
-      (*text)[*len] = '\0';
-      return RD_OK;
-    }
-  }
-  return RD_ERR_NOMEM;
-}
-
-
 static int file_load(rdContext* ctx, bdFile* f) {
-  FILE* fp = fopen(f->path, "rb");
-  if (!fp) {
-    return bd_error(ctx, f, RD_ERR_IO, 0, "cannot open: %s", strerror(errno));
-  }
   size_t len;
-  int st = slurp(ctx, fp, &f->text, &len);
-  int bad = ferror(fp);
-  fclose(fp);
+  int too_large;
+  int st = rd_readInput(ctx, f->path, MAX_FILE_BYTES, 1, &f->text, &len, &too_large);
+  if (st == RD_ERR_IO) {
+    // the reader's message, in the form of beamdyn.h
+    char msg[RD_ERRLEN];
+    const char* m = rd_lastError(ctx);
+    size_t skip = strlen(f->path) + 2;
+    snprintf(msg, sizeof(msg), "%s", strlen(m) > skip ? m + skip : m);
+    return bd_error(ctx, f, RD_ERR_IO, 0, "%s", msg);
+  }
   if (st) {
     return st;
   }
-  if (bad) {
-    file_free(ctx, f);
-    return bd_error(ctx, f, RD_ERR_IO, 0, "read error");
-  }
-  if (len > MAX_FILE_BYTES) {
-    file_free(ctx, f);
+  if (too_large) {
     return bd_error(ctx, f, RD_ERR_DECK, 0, "larger than %d MiB: not a BeamDyn file",
                     MAX_FILE_BYTES >> 20);
   }
+  // our own tokenizer reads the bytes: any encoding of comments is fine, but not a NUL
   if (strlen(f->text) != len) {
     int line = line_at(f->text, strlen(f->text));
     file_free(ctx, f);

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Deck reader entry point: parse the YAML file, apply --set overrides, read every section.
-#include <errno.h>
+// Deck reader entry point: read the file into memory, check its text, parse the YAML, apply
+// --set overrides, read every section.
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "rodrigues/deck.h"
 #include "src/core/core.h"
+#include "src/core/input.h"
 #include "src/io/deck_impl.h"
 #include "src/model/options.h"
 
@@ -28,11 +28,12 @@ static struct fy_diag_error* first_error(struct fy_diag* diag) {
 }
 
 
-// limits of a deck with its aliases expanded: nodes in all, aliases inside aliases
-enum { MAX_EXPANDED_NODES = 1000000, MAX_ALIAS_NESTING = 64 };
+// limits of a deck's aliases: the nodes they copy in all (libfyaml copies each, slowly: a million
+// took over half a minute under the sanitizers), aliases inside aliases
+enum { MAX_ALIAS_COPIES = 100000, MAX_ALIAS_NESTING = 64 };
 
 typedef struct {
-  long nodes;                               // counted so far, with aliases expanded
+  long nodes;                               // counted so far inside aliases (copies)
   struct fy_node* open[MAX_ALIAS_NESTING];  // targets of the aliases being expanded
   int nopen;
   struct fy_node* culprit;  // the outermost alias that passed a limit
@@ -51,36 +52,36 @@ static void count_alias(expansion* x, struct fy_node* alias) {
     }
   }
   if (x->nopen == MAX_ALIAS_NESTING) {
-    x->nodes = MAX_EXPANDED_NODES + 1L;
+    x->nodes = MAX_ALIAS_COPIES + 1L;
   } else if (target) {
     x->open[x->nopen++] = target;
     count_expanded(x, target);
     x->nopen--;
   }
-  if (x->nodes > MAX_EXPANDED_NODES) {
+  if (x->nodes > MAX_ALIAS_COPIES) {
     x->culprit = alias;  // the outermost one once the recursion has unwound
   }
 }
 
 
-// nodes of fyn with its aliases expanded, added to x->nodes until it passes the limit
+// nodes of fyn that aliases copy, added to x->nodes until they pass the limit
 static void count_expanded(expansion* x, struct fy_node* fyn) {
-  if (!fyn || x->nodes > MAX_EXPANDED_NODES) {
+  if (!fyn || x->nodes > MAX_ALIAS_COPIES) {
     return;
   }
-  x->nodes++;
+  x->nodes += x->nopen > 0;
   void* it = NULL;
   if (fy_node_is_alias(fyn)) {
     count_alias(x, fyn);
   } else if (fy_node_is_mapping(fyn)) {
     struct fy_node_pair* p;
-    while ((p = fy_node_mapping_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+    while ((p = fy_node_mapping_iterate(fyn, &it)) && x->nodes <= MAX_ALIAS_COPIES) {
       count_expanded(x, fy_node_pair_key(p));
       count_expanded(x, fy_node_pair_value(p));
     }
   } else if (fy_node_is_sequence(fyn)) {
     struct fy_node* item;
-    while ((item = fy_node_sequence_iterate(fyn, &it)) && x->nodes <= MAX_EXPANDED_NODES) {
+    while ((item = fy_node_sequence_iterate(fyn, &it)) && x->nodes <= MAX_ALIAS_COPIES) {
       count_expanded(x, item);
     }
   }
@@ -92,7 +93,7 @@ static void count_expanded(expansion* x, struct fy_node* fyn) {
 static int check_expansion(rdDeck* dk) {
   expansion x = {0};
   count_expanded(&x, fy_document_root(dk->fyd));
-  if (x.nodes <= MAX_EXPANDED_NODES) {
+  if (x.nodes <= MAX_ALIAS_COPIES) {
     return RD_OK;
   }
   int line = 1, col = 1;
@@ -103,9 +104,51 @@ static int check_expansion(rdDeck* dk) {
     col = m->column + 1;
   }
   return RD_ERROR(dk->ctx, RD_ERR_DECK,
-                  "%s:%d:%d: aliases expand the deck to more than %d YAML nodes (or nest more "
+                  "%s:%d:%d: aliases copy more than %d YAML nodes into the deck (or nest more "
                   "than %d deep)",
-                  dk->path, line, col, (int)MAX_EXPANDED_NODES, (int)MAX_ALIAS_NESTING);
+                  dk->path, line, col, (int)MAX_ALIAS_COPIES, (int)MAX_ALIAS_NESTING);
+}
+
+
+// the first node with an explicit YAML tag in fyn ("!!str 1"), NULL if none
+static struct fy_node* first_tagged(struct fy_node* fyn) {
+  if (!fyn) {
+    return NULL;
+  }
+  if (fy_node_get_tag(fyn, NULL)) {
+    return fyn;
+  }
+  void* it = NULL;
+  struct fy_node* hit = NULL;
+  if (fy_node_is_mapping(fyn)) {
+    struct fy_node_pair* p;
+    while (!hit && (p = fy_node_mapping_iterate(fyn, &it))) {
+      hit = first_tagged(fy_node_pair_key(p));
+      hit = hit ? hit : first_tagged(fy_node_pair_value(p));
+    }
+  } else if (fy_node_is_sequence(fyn)) {
+    struct fy_node* item;
+    while (!hit && (item = fy_node_sequence_iterate(fyn, &it))) {
+      hit = first_tagged(item);
+    }
+  }
+  return hit;
+}
+
+
+// a deck's values are typed by their keys, not by tags: "mass: !!str 1" would otherwise be read
+// as the number 1 (the tag silently ignored)
+static int check_tags(rdDeck* dk) {
+  struct fy_node* tagged = first_tagged(fy_document_root(dk->fyd));
+  if (!tagged) {
+    return RD_OK;
+  }
+  size_t len = 0;
+  const char* tag = fy_node_get_tag(tagged, &len);
+  return rd_deckError(dk, tagged,
+                      "YAML tags are not used in decks (found '%.*s'); write the value "
+                      "alone",
+                      (int)(len < 64 ? len : 64), tag);
 }
 
 
@@ -120,16 +163,42 @@ static int yaml_error(rdDeck* dk, struct fy_diag* diag, const char* kind) {
 }
 
 
-int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char* not_mapping) {
-  FILE* f = fopen(dk->path, "rb");
-  if (!f) {
-    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot open: %s", dk->path, strerror(errno));
+// the text must be printable UTF-8 before libfyaml sees it: its scanner loops forever on some
+// invalid bytes in a directive ("%\377")
+static int check_text(rdDeck* dk, const char* kind) {
+  int line, col;
+  const char* what;
+  size_t bad = rd_textCheck(dk->text, dk->len, &line, &col, &what);
+  if (bad == dk->len) {
+    return RD_OK;
   }
-  struct stat sb;
-  int is_dir = !fstat(fileno(f), &sb) && S_ISDIR(sb.st_mode);
-  fclose(f);
-  if (is_dir) {  // fopen succeeds on a directory; libfyaml then sees an empty file
-    return RD_ERROR(dk->ctx, RD_ERR_IO, "%s: cannot read: %s", dk->path, strerror(EISDIR));
+  return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s:%d:%d: invalid %s: %s (byte 0x%02x)", dk->path, line,
+                  col, kind, what, (unsigned char)dk->text[bad]);
+}
+
+
+int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char* not_mapping) {
+  *diag = NULL;
+  if (!dk->text) {
+    // the file, read whole: no parser reads a stream
+    int too_large = 0;
+    int st =
+        rd_readInput(dk->ctx, dk->path, RD_DECK_MAX_BYTES, 1, &dk->owned, &dk->len, &too_large);
+    if (st != RD_OK) {
+      return st;
+    }
+    dk->text = dk->owned ? dk->owned : "";
+    if (too_large) {
+      dk->len = (size_t)RD_DECK_MAX_BYTES + 1;
+    }
+  }
+  if (dk->len > RD_DECK_MAX_BYTES) {
+    return RD_ERROR(dk->ctx, RD_ERR_DECK, "%s: larger than %u MiB, the limit of a %s", dk->path,
+                    RD_DECK_MAX_BYTES >> 20, kind);
+  }
+  int st = check_text(dk, kind);
+  if (st) {
+    return st;
   }
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
@@ -144,16 +213,20 @@ int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char*
   memset(&cfg, 0, sizeof(cfg));
   cfg.flags = FYPCF_QUIET;  // anchors, aliases and merge keys resolved below, once counted
   cfg.diag = *diag;
-  dk->fyd = fy_document_build_from_file(&cfg, dk->path);
+  dk->fyd = fy_document_build_from_string(&cfg, dk->text, dk->len);
   if (!dk->fyd) {
     return yaml_error(dk, *diag, kind);
   }
-  int st = check_expansion(dk);
+  st = check_expansion(dk);
   if (st) {
     return st;
   }
   if (fy_document_resolve(dk->fyd)) {
     return yaml_error(dk, *diag, kind);
+  }
+  st = check_tags(dk);
+  if (st) {
+    return st;
   }
   struct fy_node* root = fy_document_root(dk->fyd);
   if (!root || rd_deckIsNull(root)) {
@@ -164,6 +237,21 @@ int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char*
   }
   return RD_OK;
 }
+
+
+void rd_deckUnload(rdDeck* dk, struct fy_diag* diag) {
+  if (dk->fyd) {
+    fy_document_destroy(dk->fyd);
+    dk->fyd = NULL;
+  }
+  if (diag) {
+    fy_diag_destroy(diag);
+  }
+  rd_free(dk->ctx, dk->owned);
+  dk->owned = NULL;
+  dk->text = NULL;
+}
+
 
 // ---------------------------------------------------------------------------------------------
 // option sections
@@ -446,46 +534,83 @@ static int read_root(rdDeck* dk) {
 }
 
 
-int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides, int noverride,
-                rdSpec** spec) {
+// read the deck dk->text (set by the caller) with the overrides
+static int read_deck(rdDeck* dk, const char* const* overrides, int noverride) {
+  struct fy_diag* diag = NULL;
+  int st = rd_deckLoad(dk, &diag, "deck",
+                       "the deck must be a mapping of sections (title, solver, nodes, ...)");
+  if (st == RD_OK) {
+    st = rd_createSpec(dk->ctx, &dk->spec);
+  }
+  if (st == RD_OK) {
+    st = rd_deckApplyOverrides(dk, overrides, noverride);
+  }
+  if (st == RD_OK) {
+    st = read_root(dk);
+  }
+  if (st < 0) {
+    rd_destroySpec(&dk->spec);
+  }
+  rd_deckFreeNames(dk, &dk->nodes);
+  rd_deckFreeNames(dk, &dk->timefns);
+  rd_free(dk->ctx, (void*)dk->set_node);
+  rd_free(dk->ctx, (void*)dk->set_text);
+  rd_deckUnload(dk, diag);
+  return st < 0 ? st : RD_OK;
+}
+
+
+// the arguments both entry points share
+static int check_args(rdContext* ctx, const char* fn, const char* const* overrides, int noverride,
+                      rdSpec** spec) {
   if (spec) {
     *spec = NULL;
   }
   if (!rd_contextValid(ctx)) {
     return RD_ERR_HANDLE;
   }
-  if (!spec || !path || noverride < 0 || (noverride > 0 && !overrides)) {
-    return RD_ERROR(ctx, RD_ERR_ARG, "rd_readDeck: invalid argument");
+  if (!spec || noverride < 0 || (noverride > 0 && !overrides)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "%s: invalid argument", fn);
+  }
+  return RD_OK;
+}
+
+
+int rd_readDeck(rdContext* ctx, const char* path, const char* const* overrides, int noverride,
+                rdSpec** spec) {
+  int st = check_args(ctx, "rd_readDeck", overrides, noverride, spec);
+  if (st < 0) {
+    return st;
+  }
+  if (!path) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "rd_readDeck: NULL path");
   }
   rdDeck dk;
   memset(&dk, 0, sizeof(dk));
   dk.ctx = ctx;
   dk.path = path;
-  struct fy_diag* diag = NULL;
-  int st = rd_deckLoad(&dk, &diag, "deck",
-                       "the deck must be a mapping of sections (title, solver, nodes, ...)");
-  if (st == RD_OK) {
-    st = rd_createSpec(ctx, &dk.spec);
-  }
-  if (st == RD_OK) {
-    st = rd_deckApplyOverrides(&dk, overrides, noverride);
-  }
-  if (st == RD_OK) {
-    st = read_root(&dk);
-  }
-  if (st < 0) {
-    rd_destroySpec(&dk.spec);
-  }
+  st = read_deck(&dk, overrides, noverride);
   *spec = dk.spec;
-  rd_deckFreeNames(&dk, &dk.nodes);
-  rd_deckFreeNames(&dk, &dk.timefns);
-  rd_free(ctx, (void*)dk.set_node);
-  rd_free(ctx, (void*)dk.set_text);
-  if (dk.fyd) {
-    fy_document_destroy(dk.fyd);
+  return st;
+}
+
+
+int rd_readDeckText(rdContext* ctx, const char* name, const char* text, size_t len,
+                    const char* const* overrides, int noverride, rdSpec** spec) {
+  int st = check_args(ctx, "rd_readDeckText", overrides, noverride, spec);
+  if (st < 0) {
+    return st;
   }
-  if (diag) {
-    fy_diag_destroy(diag);
+  if (!name || (!text && len)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "rd_readDeckText: NULL %s", name ? "text" : "name");
   }
-  return st < 0 ? st : RD_OK;
+  rdDeck dk;
+  memset(&dk, 0, sizeof(dk));
+  dk.ctx = ctx;
+  dk.path = name;
+  dk.text = text ? text : "";
+  dk.len = len;
+  st = read_deck(&dk, overrides, noverride);
+  *spec = dk.spec;
+  return st;
 }

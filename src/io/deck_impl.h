@@ -23,6 +23,9 @@ typedef struct rdDeck_ {
   rdContext* ctx;
   rdSpec* spec;
   const char* path;
+  const char* text;  // the deck's bytes (the document's scalars point into them)
+  size_t len;
+  char* owned;  // the file's bytes when rd_deckLoad read them (freed by rd_deckUnload)
   struct fy_document* fyd;
   // nodes the --set overrides put into the document, with the override's text
   struct fy_node** set_node;
@@ -35,10 +38,15 @@ typedef struct rdDeck_ {
 // ---------------------------------------------------------------------------------------------
 // loading (deck.c)
 
-// parse the file dk->path into dk->fyd (anchors and aliases expanded, within limits); *diag gets
-// the diagnostic object the document reports to (the caller destroys it). `kind` names the file
-// in messages ("deck"), `not_mapping` is the message when the document is not a mapping.
+// parse dk->text (dk->len bytes), or if it is NULL the file dk->path read whole (at most
+// RD_DECK_MAX_BYTES), into dk->fyd: the text checked first (printable UTF-8), anchors and aliases
+// expanded within limits, tags refused; *diag gets the diagnostic object the document reports to.
+// `kind` names the file in messages ("deck"), `not_mapping` is the message when the document is
+// not a mapping. Call rd_deckUnload afterwards in any case.
 int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char* not_mapping);
+
+// destroy dk->fyd and diag (may be NULL) and free the text rd_deckLoad read
+void rd_deckUnload(rdDeck* dk, struct fy_diag* diag);
 
 // ---------------------------------------------------------------------------------------------
 // locations and errors (deck_where.c)

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rodrigues/deck.h"
 #include "src/core/core.h"
+#include "src/core/input.h"
 #include "src/core/strutil.h"
 #include "src/io/deck_impl.h"
 
@@ -212,6 +214,17 @@ static int apply_one(rdDeck* dk, const char* text) {
   op.value = eq + 1;
   if (!*op.value) {
     return set_error(&op, "the value is missing");
+  }
+  // the same checks as the deck's text before YAML sees the value
+  size_t len = strlen(text);
+  if (len > RD_DECK_MAX_OVERRIDE) {
+    return set_error(&op, "longer than %d bytes", RD_DECK_MAX_OVERRIDE);
+  }
+  const char* what;
+  int line, col;
+  size_t bad = rd_textCheck(text, len, &line, &col, &what);
+  if (bad < len) {
+    return set_error(&op, "%s (byte 0x%02x at character %d)", what, (unsigned char)text[bad], col);
   }
   char key[MAX_KEY];
   if ((size_t)(eq - text) >= sizeof(key)) {

@@ -108,7 +108,8 @@ int rd_deckCheckMapRenamed(rdDeck* dk, struct fy_node* map, const char* what,
     struct fy_node* k = fy_node_pair_key(p);
     const char* text = scalar_text(k);
     if (!text) {
-      return rd_deckError(dk, k ? k : map, "keys of %s must be names", what);
+      // an empty key has no token: the deck reader finds its ':' (deck_where.c)
+      return rd_deckError(dk, k ? k : fy_node_pair_value(p), "keys of %s must be names", what);
     }
     if (!in_list(keys, text) && !(old && in_list(old, text))) {
       return unknown_key(dk, k, text, what, keys);
@@ -210,8 +211,8 @@ int rd_deckReal(rdDeck* dk, struct fy_node* v, const char* what, double* out) {
     return rd_deckError(dk, v, "'%s' must be a finite number, not %s", what, s);
   }
   char* end = NULL;
-  double x = strtod(s, &end);
-  if (end == s || *end != '\0') {
+  double x = rd_isDecimal(s) ? strtod(s, &end) : 0;
+  if (!end || end == s || *end != '\0') {
     return rd_deckError(dk, v, "'%s' must be a number, not '%s'", what, s);
   }
   if (!isfinite(x)) {

@@ -2,6 +2,7 @@
 // Deck reader: where a YAML node is ("FILE:LINE:COL" or "--set KEY=VALUE") and error raising.
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
@@ -138,12 +139,110 @@ static int enclosing_key_mark(struct fy_node* fyn, int* line, int* col) {
 }
 
 
+// the last scalar token before a node: where it ends, and whether it is a mapping key (then its
+// ':' follows it)
+typedef struct {
+  size_t end;
+  int key;
+} lastToken;
+
+
+// walk the document in order up to `target`, keeping the last token before it in *last; 1 once
+// the target is reached
+static int tokens_before(struct fy_node* fyn, struct fy_node* target, int is_key, lastToken* last) {
+  if (!fyn) {
+    return 0;
+  }
+  if (fyn == target) {
+    return 1;
+  }
+  void* it = NULL;
+  if (fy_node_is_mapping(fyn)) {
+    struct fy_node_pair* p;
+    while ((p = fy_node_mapping_iterate(fyn, &it))) {
+      if (tokens_before(fy_node_pair_key(p), target, 1, last) ||
+          tokens_before(fy_node_pair_value(p), target, 0, last)) {
+        return 1;
+      }
+    }
+  } else if (fy_node_is_sequence(fyn)) {
+    struct fy_node* item;
+    while ((item = fy_node_sequence_iterate(fyn, &it))) {
+      if (tokens_before(item, target, 0, last)) {
+        return 1;
+      }
+    }
+  } else {
+    struct fy_token* t = fy_node_get_scalar_token(fyn);
+    const struct fy_mark* m = t ? fy_token_end_mark(t) : NULL;
+    if (m && m->input_pos >= last->end) {
+      last->end = m->input_pos;
+      last->key = is_key;
+    }
+  }
+  return 0;
+}
+
+
+// place of an empty node (a null key ": x", an empty item "-"), which has no token: the first
+// character after the last token before it that is not blank or a comment (its ':', '?' or '-')
+static int text_mark(const rdDeck* dk, struct fy_node* fyn, int* line, int* col) {
+  lastToken last = {0, 0};
+  if (!dk->text || !tokens_before(fy_document_root(dk->fyd), fyn, 0, &last) || last.end > dk->len) {
+    return 0;
+  }
+  const char* s = dk->text;
+  size_t i = last.end;
+  // blanks and comments; the ':' after a key; a document marker "---" before the first node
+  int colon = last.key;
+  int marker = last.end == 0;
+  while (i < dk->len) {
+    if (s[i] == '#' && (i == 0 || s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n')) {
+      while (i < dk->len && s[i] != '\n') {
+        i++;
+      }
+    } else if (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+      i++;
+    } else if (colon && s[i] == ':') {
+      colon = 0;
+      i++;
+    } else if (marker && dk->len - i >= 3 && !strncmp(s + i, "---", 3)) {
+      marker = 0;
+      i += 3;
+    } else {
+      break;
+    }
+  }
+  if (i >= dk->len) {
+    return 0;
+  }
+  int ln = 1, cl = 1;
+  for (size_t k = 0; k < i; k++) {
+    if (s[k] == '\n') {
+      ln++;
+      cl = 1;
+    } else if (((unsigned char)s[k] & 0xc0) != 0x80) {
+      cl++;  // columns in characters
+    }
+  }
+  *line = ln;
+  *col = cl;
+  return 1;
+}
+
+
 // 1-based line and column of a node from the file; 0 if it has none
 static int node_mark(const rdDeck* dk, struct fy_node* fyn, int* line, int* col) {
   if (!fy_node_is_scalar(fyn) && !holds_override(dk, fyn) && report_mark(fyn, line, col)) {
     return 1;
   }
-  return token_mark(fyn, line, col) || enclosing_key_mark(fyn, line, col);
+  if (token_mark(fyn, line, col)) {
+    return 1;
+  }
+  if (text_mark(dk, fyn, line, col)) {
+    return 1;
+  }
+  return enclosing_key_mark(fyn, line, col);
 }
 
 

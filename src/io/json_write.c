@@ -5,6 +5,8 @@
 
 #include "src/io/json_write.h"
 
+#include "src/core/input.h"
+
 // a number, or null when it is not finite (JSON has no NaN or infinity)
 void rd_jsonNumber(FILE* f, double x) {
   if (isfinite(x)) {
@@ -12,38 +14,6 @@ void rd_jsonNumber(FILE* f, double x) {
   } else {
     fputs("null", f);
   }
-}
-
-
-// length of the valid UTF-8 sequence at s, or 0 if it is not valid (overlong, surrogate,
-// beyond U+10FFFF, truncated)
-static int utf8_length(const unsigned char* s) {
-  unsigned c = s[0];
-  int n;
-  unsigned cp;
-  if (c >= 0xc2 && c <= 0xdf) {
-    n = 2;
-    cp = c & 0x1f;
-  } else if (c >= 0xe0 && c <= 0xef) {
-    n = 3;
-    cp = c & 0x0f;
-  } else if (c >= 0xf0 && c <= 0xf4) {
-    n = 4;
-    cp = c & 0x07;
-  } else {
-    return 0;
-  }
-  for (int i = 1; i < n; i++) {
-    if ((s[i] & 0xc0) != 0x80) {
-      return 0;
-    }
-    cp = (cp << 6) | (s[i] & 0x3f);
-  }
-  if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-      (cp >= 0xd800 && cp <= 0xdfff)) {
-    return 0;
-  }
-  return n;
 }
 
 
@@ -74,7 +44,7 @@ void rd_jsonString(FILE* f, const char* str) {
       fputc((int)c, f);
       s++;
     } else {
-      int n = utf8_length(s);
+      int n = rd_utf8Length(s);
       if (n) {
         fwrite(s, 1, (size_t)n, f);
         s += n;

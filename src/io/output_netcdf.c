@@ -47,6 +47,7 @@ enum { D_TIME, D_NODE, D_VEC3, D_QUAT, D_JOINT, D_QPOINT, D_SECTION, D_COUNT };
 
 struct rdNetcdf_ {
   uint32_t magic;
+  const rdModel* model;  // counts this writer among its children (rd_destroyModel)
   rdContext* ctx;
   int ncid;
   int var[V_COUNT];  // -1: not in this file
@@ -81,8 +82,11 @@ static void free_nc(rdNetcdf* nc) {
   rd_free(ctx, nc->sf);
   rd_free(ctx, nc->sm);
   rd_free(ctx, nc->swork);
-  nc->magic = 0;
-  rd_free(ctx, nc);
+  if (nc->magic == RD_MAGIC_NETCDF) {
+    rd_release(&((rdModel*)nc->model)->children);
+  }
+  nc->magic = RD_MAGIC_DEAD;
+  rd_bury(ctx, RD_KIND_WRITER, nc);
 }
 
 
@@ -298,6 +302,8 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
     return RD_ERR_NOMEM;
   }
   nc->magic = RD_MAGIC_NETCDF;
+  nc->model = m;
+  rd_adopt(&((rdModel*)m)->children);
   nc->ctx = m->ctx;
   nc->nout = m->nout;
   nc->njoint = m->njoint;
@@ -472,8 +478,11 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
 
 
 int rd_closeNetcdf(rdNetcdf** ncp, int commit) {
-  if (!ncp || !*ncp || (*ncp)->magic != RD_MAGIC_NETCDF) {
+  if (!ncp || !*ncp) {
     return RD_OK;
+  }
+  if ((*ncp)->magic != RD_MAGIC_NETCDF) {
+    return RD_ERR_HANDLE;
   }
   rdNetcdf* nc = *ncp;
   int st = RD_OK;

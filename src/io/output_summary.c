@@ -24,8 +24,9 @@ static void put_key(FILE* f, int indent, const char* key) {
 }
 
 
-static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_time) {
+static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunStatus* run) {
   rdStats st = d->stats;
+  double wall_time = run->wall_time;
   double ke = 0, pe = 0;
   (void)rd_getEnergy(m, d, &ke, &pe);
 
@@ -33,6 +34,17 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
   put_key(f, 2, "version");
   rd_jsonString(f, rd_version());
   fputs(",\n", f);
+  put_key(f, 2, "status");
+  rd_jsonString(f, run->status ? run->status : "ok");
+  fputs(",\n", f);
+  if (run->error) {
+    put_key(f, 2, "error");
+    rd_jsonString(f, run->error);
+    fputs(",\n", f);
+  }
+  if (run->rows >= 0) {
+    fprintf(f, "  \"history_rows\": %ld,\n", run->rows);
+  }
   put_key(f, 2, "method");
   rd_jsonString(f, rd_methodName(m->opt.method));
   fputs(",\n", f);
@@ -125,15 +137,22 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, double wall_t
 
 
 int rd_writeSummary(const rdModel* m, const rdData* d, const char* path, double wall_time) {
-  if (!rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
+  rdRunStatus run = {"ok", NULL, -1, wall_time};
+  return rd_writeSummaryStatus(m, d, path, &run);
+}
+
+
+int rd_writeSummaryStatus(const rdModel* m, const rdData* d, const char* path,
+                          const rdRunStatus* run) {
+  if (!rd_modelValid(m) || !rd_dataValid(d)) {
     return RD_ERR_HANDLE;
   }
   rdContext* ctx = m->ctx;
   if (d->model != m) {
     return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeSummary: data was made from another model");
   }
-  if (!path || !*path) {
-    return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeSummary: no file name");
+  if (!path || !*path || !run) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeSummary: no %s", run ? "file name" : "status");
   }
 
   char* tmp = NULL;
@@ -142,7 +161,7 @@ int rd_writeSummary(const rdModel* m, const rdData* d, const char* path, double 
     return rd_lastStatus(ctx);
   }
   errno = 0;
-  write_body(f, m, d, wall_time);
+  write_body(f, m, d, run);
   int st = rd_atomicCommit(ctx, f, tmp, path, 0);
   rd_free(ctx, tmp);
   return st;

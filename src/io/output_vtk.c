@@ -70,8 +70,11 @@ static void free_vtk(rdVtk* v) {
   rd_free(ctx, v->mframe);
   rd_free(ctx, v->mframe_tmp);
   rd_vtkMechanismDestroy(ctx, &v->mech);
-  v->magic = 0;
-  rd_free(ctx, v);
+  if (v->magic == RD_MAGIC_VTK) {
+    rd_release(&((rdModel*)v->model)->children);
+  }
+  v->magic = RD_MAGIC_DEAD;
+  rd_bury(ctx, RD_KIND_WRITER, v);
 }
 
 
@@ -115,6 +118,7 @@ int rd_createVtk(const rdModel* m, const char* dir, rdVtk** out) {
   v->magic = RD_MAGIC_VTK;
   v->ctx = ctx;
   v->model = m;
+  rd_adopt(&((rdModel*)m)->children);
   size_t dl = strlen(dir);
   int slash = dl > 0 && dir[dl - 1] != '/';
   int nnode = m->nnode, nbn = 0, maxq = 0;
@@ -403,6 +407,9 @@ int rd_writeVtk(rdVtk* v, const rdModel* m, const rdData* d) {
 int rd_closeVtk(rdVtk** pv, int commit) {
   if (!pv || !*pv) {
     return RD_OK;
+  }
+  if ((*pv)->magic != RD_MAGIC_VTK) {
+    return RD_ERR_HANDLE;
   }
   rdVtk* v = *pv;
   *pv = NULL;

@@ -44,8 +44,10 @@ void rd_destroyCollector(rdCollector** c) {
   rd_free(ctx, k->value);
   rd_free(ctx, k->bad);
   rd_free(ctx, k->row);
-  k->magic = 0;
-  rd_free(ctx, k);
+  rd_release(&((rdModel*)k->model)->children);
+  rd_release(&((rdSweep*)k->sweep)->children);
+  k->magic = RD_MAGIC_DEAD;
+  rd_bury(ctx, RD_KIND_SWEEP, k);
   *c = NULL;
 }
 
@@ -141,6 +143,9 @@ int rd_createCollector(const rdSweep* sweep, const rdModel* model, rdCollector**
   k->magic = RD_MAGIC_COLLECTOR;
   k->sweep = sweep;
   k->model = model;
+  // the model and the sweep refuse to be destroyed while the collector is alive
+  rd_adopt(&((rdModel*)model)->children);
+  rd_adopt(&((rdSweep*)sweep)->children);
   int nq = k->nq = sweep->nquantity;
   size_t n = (size_t)(nq ? nq : 1);
   k->column = rd_calloc(ctx, n, sizeof(int));

@@ -3,6 +3,7 @@
 #ifndef RD_SWEEP_IMPL_H
 #define RD_SWEEP_IMPL_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "rodrigues/sweep.h"
@@ -16,8 +17,9 @@ typedef enum { RD_SWEEP_MIN, RD_SWEEP_MAX, RD_SWEEP_ABSMAX, RD_SWEEP_FINAL } rdS
 struct rdSweep_ {
   uint32_t magic;
   rdContext* ctx;
-  char* path;  // the sweep file
-  char* deck;  // the base deck, resolved against the sweep file's directory
+  atomic_int children;  // collectors made for the sweep and not yet destroyed
+  char* path;           // the sweep file
+  char* deck;           // the base deck, resolved against the sweep file's directory
   // variables: deck paths and parameters that take values in the grid or the cases
   int nvar;
   char** var;     // nvar

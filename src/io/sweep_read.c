@@ -102,12 +102,22 @@ void rd_destroySweep(rdSweep** sweep) {
   }
   rdSweep* sw = *sweep;
   rdContext* ctx = sw->ctx;
+  // a collector keeps a pointer to its sweep
+  int live = atomic_load(&sw->children);
+  if (live > 0) {
+    RD_ERROR(ctx, RD_ERR_STATE,
+             "rd_destroySweep: %d collector%s of this sweep %s not destroyed; destroy them first "
+             "(the sweep is kept)",
+             live, live > 1 ? "s" : "", live > 1 ? "are" : "is");
+    return;
+  }
   for (int i = 0; i < sw->nowned; i++) {
     rd_free(ctx, sw->owned[i]);
   }
   rd_free(ctx, sw->owned);
-  sw->magic = 0;
-  rd_free(ctx, sw);
+  sw->magic = RD_MAGIC_DEAD;
+  rd_release(&ctx->children);
+  rd_bury(ctx, RD_KIND_SWEEP, sw);
   *sweep = NULL;
 }
 
@@ -1022,6 +1032,7 @@ int rd_readSweep(rdContext* ctx, const char* path, rdSweep** sweep) {
   }
   sw->magic = RD_MAGIC_SWEEP;
   sw->ctx = ctx;
+  rd_adopt(&ctx->children);
   reader r;
   memset(&r, 0, sizeof(r));
   r.sw = sw;
@@ -1043,12 +1054,7 @@ int rd_readSweep(rdContext* ctx, const char* path, rdSweep** sweep) {
       }
     }
   }
-  if (r.dk.fyd) {
-    fy_document_destroy(r.dk.fyd);
-  }
-  if (diag) {
-    fy_diag_destroy(diag);
-  }
+  rd_deckUnload(&r.dk, diag);
   if (st != RD_OK) {
     rd_destroySweep(&sw);
     return st;

@@ -10,8 +10,12 @@
 
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
+#include "src/core/input.h"
 #include "src/io/json_write.h"
 #include "src/io/sweep_impl.h"
+
+// bytes of a case result file at most (a few numbers and an error text; a larger file is not one)
+#define RESULT_MAX_BYTES (1u << 20)
 
 static const char* const state_names[] = {"missing", "ok", "failed", "error", "crashed", "stale"};
 
@@ -155,19 +159,33 @@ int rd_readCaseResult(const rdSweep* sw, int i, const char* path, rdCaseResult* 
     return RD_OK;
   }
   fclose(f);
+  // read whole and checked before the parser sees it, as decks are
+  char* text = NULL;
+  size_t len = 0;
+  int too_large = 0;
+  int st = rd_readInput(sw->ctx, path, RESULT_MAX_BYTES, 1, &text, &len, &too_large);
+  if (st == RD_ERR_NOMEM) {
+    return st;
+  }
+  if (st != RD_OK || too_large || rd_textCheck(text, len, NULL, NULL, NULL) != len) {
+    rd_free(sw->ctx, text);
+    snprintf(r->error, sizeof(r->error), "'%s' is not a case result", path);
+    return RD_OK;
+  }
   struct fy_diag_cfg dcfg;
   fy_diag_cfg_default(&dcfg);
   dcfg.fp = NULL;
   dcfg.level = FYET_ERROR;
   struct fy_diag* diag = fy_diag_create(&dcfg);
   if (!diag) {
+    rd_free(sw->ctx, text);
     return RD_ERROR(sw->ctx, RD_ERR_NOMEM, "cannot create a YAML diagnostic object");
   }
   struct fy_parse_cfg cfg;
   memset(&cfg, 0, sizeof(cfg));
   cfg.flags = FYPCF_QUIET | FYPCF_JSON_FORCE;
   cfg.diag = diag;
-  struct fy_document* doc = fy_document_build_from_file(&cfg, path);
+  struct fy_document* doc = fy_document_build_from_string(&cfg, text, len);
   int ok = doc && from_document(sw, i, fy_document_root(doc), r) == 0;
   if (!ok) {
     reset(sw, r, RD_CASE_MISSING);
@@ -177,5 +195,6 @@ int rd_readCaseResult(const rdSweep* sw, int i, const char* path, rdCaseResult* 
     fy_document_destroy(doc);
   }
   fy_diag_destroy(diag);
+  rd_free(sw->ctx, text);
   return RD_OK;
 }

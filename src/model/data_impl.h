@@ -4,6 +4,7 @@
 #define RD_DATA_IMPL_H
 
 #include "rodrigues/simulate.h"
+#include "src/core/core.h"
 #include "src/model/model_impl.h"
 
 // the state proper: copied by rd_copyData, saved and restored around a cut step
@@ -46,8 +47,15 @@ struct rdData_ {
   void* solver;  // stepper-owned objects of this data (a factorization); see rdStepper.attach
   struct rdRedundant_* redundant;  // workspace of the redundant-constraint checks (implicit
                                    // steppers with closed loops; solver/redundant.c)
-  void* block;                     // the single allocation behind every array above
+  rdStepCallback step_cb;          // rd_setStepCallback: called by rd_advance after each step
+  void* step_user;
+  void* block;  // the single allocation behind every array above
 };
+
+// 1 if d is a live data object
+static inline int rd_dataValid(const rdData* d) {
+  return d && d->magic == RD_MAGIC_DATA;
+}
 
 // copy the arrays of one state into another of the same model
 void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState* src);

@@ -87,8 +87,9 @@ void rd_modelFree(rdModel* m) {
   rd_free(ctx, m->out_reaction);
   rd_free(ctx, m->out_section_beam);
   rd_free(ctx, m->out_section_s);
-  m->magic = 0;
-  rd_free(ctx, m);
+  m->magic = RD_MAGIC_DEAD;
+  rd_release(&ctx->children);
+  rd_bury(ctx, RD_KIND_MODEL, m);
 }
 
 
@@ -137,7 +138,11 @@ const char* rd_jointName(const rdModel* m, int j) {
 
 
 int rd_findNode(const rdModel* m, const char* name) {
-  if (!rd_modelValid(m) || !name) {
+  if (!rd_modelValid(m)) {
+    return -1;
+  }
+  if (!name) {
+    RD_ERROR(m->ctx, RD_ERR_ARG, "rd_findNode: NULL name");
     return -1;
   }
   for (int i = 0; i < m->nnode; i++) {
@@ -194,11 +199,7 @@ int rd_getOption(const rdModel* m, const char* key, char* buf, int size) {
   if (!rd_modelValid(m)) {
     return RD_ERR_HANDLE;
   }
-  key = rd_optionKey(m->ctx, key, NULL);
-  if (rd_optionGet(&m->opt, key, buf, size)) {
-    return RD_ERROR(m->ctx, RD_ERR_ARG, "unknown option '%s'", key ? key : "(null)");
-  }
-  return RD_OK;
+  return rd_optionGetText(m->ctx, &m->opt, "rd_getOption", key, buf, size);
 }
 
 

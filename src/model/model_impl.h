@@ -3,6 +3,8 @@
 #ifndef RD_MODEL_IMPL_H
 #define RD_MODEL_IMPL_H
 
+#include <stdatomic.h>
+
 #include "rodrigues/model.h"
 #include "src/core/expr.h"
 #include "src/model/options.h"
@@ -58,6 +60,8 @@ typedef struct rdModelBeam_ {
 struct rdModel_ {
   uint32_t magic;
   rdContext* ctx;
+  atomic_int children;  // data and writers made from the model and not yet destroyed (the
+                        // one mutable field: counted by rd_createData and the writers)
   rdOptions opt;
   double gravity[3];
 

@@ -241,20 +241,36 @@ int rd_optionSet(rdContext* ctx, rdOptions* opt, const char* key, const char* va
 
 int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size) {
   const optEntry* e = key ? find(key) : NULL;
-  if (!e || !buf || size <= 0) {
+  if (!e || size < 0 || (!buf && size > 0)) {
     return RD_ERR_ARG;
   }
   const char* base = (const char*)opt + e->offset;
   switch (e->type) {
     case OPT_REAL:
-      snprintf(buf, (size_t)size, "%.17g", *(const double*)base);
-      break;
+      return snprintf(buf, (size_t)size, "%.17g", *(const double*)base);
     case OPT_INT:
-      snprintf(buf, (size_t)size, "%d", *(const int*)base);
-      break;
+      return snprintf(buf, (size_t)size, "%d", *(const int*)base);
     default:
-      snprintf(buf, (size_t)size, "%s", e->names[*(const int*)base]);
-      break;
+      return snprintf(buf, (size_t)size, "%s", e->names[*(const int*)base]);
+  }
+}
+
+
+int rd_optionGetText(rdContext* ctx, const rdOptions* opt, const char* fn, const char* key,
+                     char* buf, int size) {
+  key = rd_optionKey(ctx, key, NULL);
+  if (!key || !find(key)) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "%s: unknown option '%s'", fn, key ? key : "(null)");
+  }
+  if (!buf || size <= 0) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "%s: no buffer for the value of '%s'", fn, key);
+  }
+  int n = rd_optionGet(opt, key, buf, size);
+  if (n >= size) {
+    buf[0] = '\0';
+    return RD_ERROR(ctx, RD_ERR_ARG,
+                    "%s: a buffer of %d bytes is too short for the value of '%s' (%d needed)", fn,
+                    size, key, n + 1);
   }
   return RD_OK;
 }

@@ -78,8 +78,15 @@ int rd_optionDeprecated(int i, const char** old, const char** key);
 // failure
 int rd_optionSet(rdContext* ctx, rdOptions* opt, const char* key, const char* value);
 
-// write option `key` as text; RD_ERR_ARG (not raised) for an unknown key
+// write option `key` as text into buf[0..size) (snprintf's truncation); the length of the whole
+// text, or RD_ERR_ARG (not raised) for an unknown key or a NULL buffer with size > 0
 int rd_optionGet(const rdOptions* opt, const char* key, char* buf, int size);
+
+// rd_optionGet for the API (rd_getOption, rds_getOption; `fn` names it in messages): a renamed
+// key read too; RD_OK, or RD_ERR_ARG raised for an unknown key, no buffer, or a buffer too
+// short for the value (then buf gets "")
+int rd_optionGetText(rdContext* ctx, const rdOptions* opt, const char* fn, const char* key,
+                     char* buf, int size);
 
 // numeric value of `key`, NaN if unknown or not numeric
 double rd_optionReal(const rdOptions* opt, const char* key);

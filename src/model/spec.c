@@ -49,7 +49,8 @@ static int all_finite(const double* x, int n) {
 
 int rd_createSpec(rdContext* ctx, rdSpec** spec) {
   if (!spec) {
-    return RD_ERR_ARG;
+    return rd_contextValid(ctx) ? RD_ERROR(ctx, RD_ERR_ARG, "rd_createSpec: NULL output")
+                                : RD_ERR_ARG;
   }
   *spec = NULL;
   if (!rd_contextValid(ctx)) {
@@ -61,6 +62,7 @@ int rd_createSpec(rdContext* ctx, rdSpec** spec) {
   }
   s->magic = RD_MAGIC_SPEC;
   s->ctx = ctx;
+  rd_adopt(&ctx->children);
   rd_defaultOptions(&s->opt);
   *spec = s;
   return RD_OK;
@@ -135,8 +137,9 @@ void rd_destroySpec(rdSpec** spec) {
   rd_free(ctx, s->outputs.items);
   rd_free(ctx, s->out_reactions.items);
   rd_free(ctx, s->out_sections.items);
-  s->magic = 0;
-  rd_free(ctx, s);
+  s->magic = RD_MAGIC_DEAD;
+  rd_release(&ctx->children);
+  rd_bury(ctx, RD_KIND_SPEC, s);
   *spec = NULL;
 }
 
@@ -931,7 +934,7 @@ int rds_getOption(const rdSpec* s, const char* key, char* buf, int size) {
   if (!spec_valid(s)) {
     return RD_ERR_HANDLE;
   }
-  return rd_optionGet(&s->opt, rd_optionKey(s->ctx, key, NULL), buf, size);
+  return rd_optionGetText(s->ctx, &s->opt, "rds_getOption", key, buf, size);
 }
 
 

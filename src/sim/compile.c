@@ -781,12 +781,14 @@ static int compile_options(const rdSpec* s, rdModel* m) {
 
 
 int rd_compile(const rdSpec* spec, rdModel** model) {
-  if (!model) {
-    return RD_ERR_ARG;
+  if (model) {
+    *model = NULL;
   }
-  *model = NULL;
   if (!spec || spec->magic != RD_MAGIC_SPEC) {
     return RD_ERR_HANDLE;
+  }
+  if (!model) {
+    return RD_ERROR(spec->ctx, RD_ERR_ARG, "rd_compile: NULL output");
   }
   rdContext* ctx = spec->ctx;
   rdModel* m = rd_calloc(ctx, 1, sizeof(rdModel));
@@ -795,6 +797,8 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   }
   m->magic = RD_MAGIC_MODEL;
   m->ctx = ctx;
+  atomic_init(&m->children, 0);
+  rd_adopt(&ctx->children);
   int st = compile_options(spec, m);
   st = st < 0 ? st : compile_nodes(spec, m);
   st = st < 0 ? st : compile_timefns(spec, m);

@@ -11,7 +11,7 @@
 #include "src/model/data_impl.h"
 
 static int data_valid(const rdData* d) {
-  return d && d->magic == RD_MAGIC_DATA;
+  return rd_dataValid(d);
 }
 
 
@@ -154,6 +154,7 @@ int rd_createData(const rdModel* m, rdData** data) {
   d->magic = RD_MAGIC_DATA;
   d->model = m;
   d->ctx = ctx;
+  rd_adopt(&((rdModel*)m)->children);
   rd_resetData(m, d);
   if (st->attach && (status = st->attach(m, d)) < 0) {
     rd_destroyData(&d);
@@ -175,8 +176,9 @@ void rd_destroyData(rdData** data) {
     st->release(d->model, d);
   }
   rd_free(ctx, d->block);
-  d->magic = 0;
-  rd_free(ctx, d);
+  d->magic = RD_MAGIC_DEAD;
+  rd_release(&((rdModel*)d->model)->children);
+  rd_bury(ctx, RD_KIND_DATA, d);
   *data = NULL;
 }
 

@@ -195,6 +195,23 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
 }
 
 
+// a step size the steppers can take from time t: positive and finite, large enough that t + h
+// is another number and 1/h^2 (the implicit methods' mass term) does not overflow; RD_OK, or
+// RD_ERR_ARG raised naming `fn`
+static int check_step_size(const rdModel* m, const char* fn, double t, double h) {
+  if (!(h > 0) || !isfinite(h)) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "%s: step size must be > 0, got %g", fn, h);
+  }
+  if (!(t + h > t) || !isfinite(1 / (h * h))) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG,
+                    "%s: step size %g is too small at t = %g (t + h rounds to t, or 1/h^2 "
+                    "overflows)",
+                    fn, h, t);
+  }
+  return RD_OK;
+}
+
+
 // argument checks of rd_step and rd_advance; the step size (0: the model's)
 static int check_step(const rdModel* m, const rdData* d, const char* fn) {
   int st = check_pair(m, d, fn);
@@ -220,8 +237,9 @@ int rd_step(const rdModel* m, rdData* d, double h) {
   if (h == 0) {
     h = m->opt.time_step;
   }
-  if (!(h > 0) || !isfinite(h)) {
-    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_step: step size must be > 0, got %g", h);
+  st = check_step_size(m, "rd_step", d->s.t, h);
+  if (st < 0) {
+    return st;
   }
   double t0 = now();
   st = step_once(m, d, rd_stepperFor(m->opt.method), h, 0);
@@ -301,6 +319,14 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       }
       clock0 = now();
     }
+    // between two steps: the host may stop the run here (a signal), or checkpoint it
+    if (d->step_cb) {
+      d->stats.wall_time += now() - clock0;
+      if (d->step_cb(m, d, d->step_user)) {
+        return RD_OK;
+      }
+      clock0 = now();
+    }
   }
   d->stats.wall_time += now() - clock0;
   return RD_OK;
@@ -321,8 +347,9 @@ int rd_stepBegin(const rdModel* m, rdData* d, double h) {
   if (h == 0) {
     h = m->opt.time_step;
   }
-  if (!(h > 0) || !isfinite(h)) {
-    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_stepBegin: step size must be > 0, got %g", h);
+  st = check_step_size(m, "rd_stepBegin", d->s.t, h);
+  if (st < 0) {
+    return st;
   }
   const rdStepper* stp = rd_stepperFor(m->opt.method);
   if (!can_split(stp)) {
@@ -378,6 +405,16 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   }
   d->stats.wall_time += now() - t0;
   return st;
+}
+
+
+int rd_setStepCallback(rdData* d, rdStepCallback fn, void* user) {
+  if (!rd_dataValid(d)) {
+    return RD_ERR_HANDLE;
+  }
+  d->step_cb = fn;
+  d->step_user = user;
+  return RD_OK;
 }
 
 

@@ -190,7 +190,8 @@ else
   grep -q "out/$base" "$work/out.txt" && pass || fail "run $base does not say where the results went"
   [ -f "out/$base/history.csv" ] && [ -f "out/$base/summary.json" ] && pass ||
     fail "run $base: out/$base/history.csv or summary.json missing"
-  [ -z "$(find out -name '.*.partial')" ] && pass || fail "run $base left partial files"
+  [ -z "$(find out -name '.*' ! -name .rodrigues.lock)" ] && [ ! -e "out/$base/incomplete" ] &&
+    pass || fail "run $base left temporary files: $(find out -name '.*')"
   # header + initial row + steps 3, 6, 9 + final time
   lines=$(wc -l <"out/$base/history.csv")
   [ "$lines" -eq 6 ] && pass || fail "run $base: history.csv has $lines lines, want 6"
@@ -219,15 +220,31 @@ fi
 
 rm -rf out res
 
-# --- a run that fails midway: exit 3, the partial history deleted, no directory left --------
+# --- a run that fails midway: exit 3, its rows up to the failure kept in DIR/incomplete with
+# "status": "failed", an earlier run's results in DIR untouched (issue 16, findings 3 and 6)
 if "$exe" check "$decks/fails_midway.yaml" >/dev/null 2>&1; then
+  mkdir -p res/midway
+  printf 'earlier\n' >res/midway/history.csv
+  printf '{"earlier": true}\n' >res/midway/summary.json
   run run "$decks/fails_midway.yaml" -o res/midway
   expect_rc 3 "run failing midway"
   expect_err "^rodrigues: .*'blowup' is not finite" "run failing midway message"
-  expect_nothing_written "run failing midway"
-  run run "$decks/fails_midway.yaml"
-  expect_rc 3 "run failing midway, default directory"
-  expect_nothing_written "run failing midway, default directory"
+  grep -q "failed at t = 0.0446875; 6 rows in res/midway/incomplete/history.csv" "$work/err.txt" &&
+    pass || fail "run failing midway: where the rows are: $(cat "$work/err.txt")"
+  [ "$(cat res/midway/history.csv)" = earlier ] && grep -q earlier res/midway/summary.json &&
+    pass || fail "run failing midway: the earlier results were touched"
+  [ "$(wc -l <res/midway/incomplete/history.csv)" -eq 7 ] && pass ||
+    fail "run failing midway: the rows up to the failure are not kept"
+  grep -q '"status": "failed"' res/midway/incomplete/summary.json &&
+    grep -q '"error": "step from t = 0.044687500000000005 failed' res/midway/incomplete/summary.json &&
+    grep -q '"history_rows": 6' res/midway/incomplete/summary.json && pass ||
+    fail "run failing midway: summary.json does not say it failed"
+  # the next run replaces the incomplete one; its success replaces the earlier results
+  run run "$decks/fails_midway.yaml" -o res/midway --set solver.final_time=0.02
+  expect_rc 0 "run into a directory with an incomplete run"
+  [ ! -e res/midway/incomplete ] && grep -q '"status": "ok"' res/midway/summary.json && pass ||
+    fail "a successful run did not publish its results or remove the incomplete run"
+  rm -rf res
 else
   nskip=$((nskip + 1))
   echo "skip: run failing midway: $("$exe" check "$decks/fails_midway.yaml" 2>&1 >/dev/null)"
