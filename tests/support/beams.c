@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Beam sections of the benchmarks and straight beams on Gauss-Lobatto-Legendre nodes.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "elements/beam.h"
@@ -79,4 +80,24 @@ int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], con
     }
   }
   return 0;
+}
+
+
+rdSpec* model_cantilever(rdContext* ctx, int E, int P, double L, const double K[36],
+                         const double M[36]) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s) != RD_OK) {
+    return NULL;
+  }
+  int* nodes = malloc(sizeof(int) * (size_t)(E * (P - 1) + 1));
+  int st = nodes ? model_addGllBeams(s, E, P, L, K, M, "beam", nodes) : RD_ERR_NOMEM;
+  if (st == 0) {
+    st = model_addClamp(s, nodes[0]);
+  }
+  free(nodes);
+  if (st < 0) {
+    printf("cantilever: %s\n", rd_lastError(ctx));
+    rd_destroySpec(&s);
+  }
+  return s;
 }

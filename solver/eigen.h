@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+// Eigen-solutions of the reduced linearized equations M z'' + D z' + K z = 0 (docs/modal.md):
+// dense LAPACK (dsygvd for the symmetric undamped problem, dgeev / dggev on the first-order
+// form otherwise) and ARPACK with shift-invert on a sparse factorization.
+#ifndef RD_EIGEN_H
+#define RD_EIGEN_H
+
+#include "solver/csc.h"
+
+// what to compute
+typedef struct rdEigenOpts_ {
+  int count;      // eigenpairs wanted: those of smallest |lambda| (of a conjugate pair, one)
+  int symmetric;  // 1: D = 0 and M, K symmetric (K z = w^2 M z); 0: the quadratic problem
+  double shift;   // symmetric and ARPACK only: target w^2 of the shift-invert (0: lowest)
+  double tol;     // ARPACK's relative accuracy of the Ritz values (0: machine precision)
+  int max_iter;   // ARPACK's restarts (0: 1000)
+  int linsol;     // ARPACK: backend of the factorization (rdLinSolKind; AUTO: CHOLMOD for a
+                  // symmetric problem, KLU otherwise)
+} rdEigenOpts;
+
+// eigenpairs: lambda (the root of det(lambda^2 M + lambda D + K) = 0) and z, sorted by |lambda|;
+// of a complex pair only the one with Im lambda > 0
+typedef struct rdEigen_ {
+  int n;          // size of the reduced problem
+  int count;      // pairs stored
+  double* lre;    // count: Re lambda
+  double* lim;    // count: Im lambda
+  double* zre;    // count x n: Re z (pair k at k n)
+  double* zim;    // count x n: Im z
+  int converged;  // ARPACK: Ritz values that converged (dense: count)
+  int restarts;   // ARPACK: restarts used (dense: 0)
+  int products;   // ARPACK: applications of the operator (dense: 0)
+  double sigma;   // ARPACK: the shift used
+} rdEigen;
+
+// dense LAPACK: symmetric: dsygvd (falls back to the general form if M is not positive
+// definite); general: Cholesky M = L L^T and dgeev of [0 I; -L^-1 K L^-T, -L^-1 D L^-T], or
+// dggev of the pencil ([0 I; -K -D], [I 0; 0 M]) when M is not positive definite (infinite
+// eigenvalues are left out). RD_OK, RD_ERR_NOMEM, RD_ERR_NUMERIC (LAPACK failed).
+int rd_eigenDense(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K,
+                  const rdEigenOpts* o, rdEigen* out);
+
+// ARPACK, shift-invert with a real shift sigma on a sparse factorization: symmetric: dsaupd in
+// mode 3 with the M inner product, OP = (K - sigma M)^-1 M; general: dnaupd on the first-order
+// operator OP = (A - sigma E)^-1 E, A = [0 I; -K -D], E = diag(I, M), which needs only the
+// factorization of P(sigma) = K + sigma D + sigma^2 M (n x n). sigma = o->shift (symmetric) or
+// 0; when that matrix is singular (a free body) sigma = -1e-9 max(K_ii / M_ii). M, D and K must
+// have the same structure. RD_OK, RD_ERR_NOMEM, RD_ERR_NUMERIC (no convergence, singular),
+// RD_ERR_UNSUPPORTED (built without ARPACK).
+int rd_eigenArpack(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K,
+                   const rdEigenOpts* o, rdEigen* out);
+
+// allocate out for count pairs of size n (zeroed). RD_OK or RD_ERR_NOMEM.
+int rd_eigenAlloc(rdContext* ctx, int n, int count, rdEigen* out);
+
+// free the arrays of e and zero it (accepts a zeroed e)
+void rd_eigenFree(rdContext* ctx, rdEigen* e);
+
+// keep the pairs of candidate eigenvalues (lre, lim; ncand) in out, the count of smallest
+// |lambda| with Im >= 0 (a real one counts once), sorted; order[] receives their candidate
+// indices (count). Returns the number kept.
+int rd_eigenSelect(const double* lre, const double* lim, int ncand, int count, int* order);
+
+#endif  // RD_EIGEN_H
