@@ -2,7 +2,6 @@
 // Dense eigen-solutions of the reduced linearized equations (LAPACK dsygvd, dgeev, dggev).
 #include "solver/eigen.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +59,43 @@ int rd_eigenSelect(const double* lre, const double* lim, int ncand, int count, i
 }
 
 
-// the symmetric undamped problem: K z = w^2 M z with dsygvd; lambda = i w (w^2 >= 0) or
-// sqrt(-w^2) (unstable). RD_OK, or 1 when M is not positive definite (try the general form)
+double rd_eigenScale(const rdCsc* M, const rdCsc* K) {
+  double big = 0;
+  for (int j = 0; j < K->ncol; j++) {
+    double k = 0, m = 0;
+    for (int p = K->Ap[j]; p < K->Ap[j + 1]; p++) {
+      k = K->Ai[p] == j ? K->Ax[p] : k;
+    }
+    for (int p = M->Ap[j]; p < M->Ap[j + 1]; p++) {
+      m = M->Ai[p] == j ? M->Ax[p] : m;
+    }
+    if (m > 0 && k / m > big) {
+      big = k / m;
+    }
+  }
+  return big;
+}
+
+
+// the dense symmetric parts of A and B (column-major, n x n), upper triangles filled
+static void dense_symmetric_parts(const rdCsc* A, const rdCsc* B, double* Ad, double* Bd) {
+  int n = A->nrow;
+  rd_cscToDense(A, Ad, n);
+  rd_cscToDense(B, Bd, n);
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < j; i++) {
+      size_t u = (size_t)j * (size_t)n + (size_t)i, l = (size_t)i * (size_t)n + (size_t)j;
+      Ad[u] = Ad[l] = 0.5 * (Ad[u] + Ad[l]);
+      Bd[u] = Bd[l] = 0.5 * (Bd[u] + Bd[l]);
+    }
+  }
+}
+
+
+// the symmetric undamped problem K z = w^2 M z, shift-inverted: M z = mu (K - sigma M) z with
+// dsygvd, w^2 = sigma + 1 / mu; if K - sigma M is not positive definite, K z = w^2 M z itself.
+// lambda = i w (w^2 >= 0) or sqrt(-w^2) (unstable). RD_OK, or 1 when M is not positive definite
+// either (try the general form)
 static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int count,
                            rdEigen* out) {
   int n = M->nrow;
@@ -73,28 +107,31 @@ static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int c
   double* lim = rd_alloc(ctx, sizeof(double) * ((size_t)n + 1));
   int* order = rd_alloc(ctx, sizeof(int) * ((size_t)count + 1));
   int st = A && Bm && w && lre && lim && order ? RD_OK : RD_ERR_NOMEM;
+  double rho = rd_eigenScale(M, K), sigma = -RD_EIGEN_SHIFT * (rho > 0 ? rho : 1);
+  int shifted = 1;
   if (st == RD_OK) {
-    rd_cscToDense(K, A, n);
-    rd_cscToDense(M, Bm, n);
-    // the symmetric parts (dsygvd reads the upper triangles)
-    for (int j = 0; j < n; j++) {
-      for (int i = 0; i < j; i++) {
-        size_t u = (size_t)j * (size_t)n + (size_t)i, l = (size_t)i * (size_t)n + (size_t)j;
-        A[u] = 0.5 * (A[u] + A[l]);
-        Bm[u] = 0.5 * (Bm[u] + Bm[l]);
-      }
+    // A = M, B = K - sigma M
+    dense_symmetric_parts(M, K, A, Bm);
+    for (size_t k = 0; k < nn; k++) {
+      Bm[k] -= sigma * A[k];
     }
     lapack_int info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
     if (info > n) {
-      st = 1;  // M not positive definite
-    } else if (info != 0) {
+      // K - sigma M indefinite (prestress beyond buckling, an unstable state): unshifted
+      shifted = 0;
+      dense_symmetric_parts(K, M, A, Bm);
+      info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
+      st = info > n ? 1 : RD_OK;  // M not positive definite
+    }
+    if (st == RD_OK && info != 0) {
       st = RD_ERROR(ctx, RD_ERR_NUMERIC, "dsygvd failed (info %d)", (int)info);
     }
   }
   if (st == RD_OK) {
     for (int k = 0; k < n; k++) {
-      lre[k] = w[k] < 0 ? sqrt(-w[k]) : 0;
-      lim[k] = w[k] < 0 ? 0 : sqrt(w[k]);
+      double w2 = shifted ? (w[k] > 0 ? sigma + 1 / w[k] : INFINITY) : w[k];
+      lre[k] = w2 < 0 ? sqrt(-w2) : 0;
+      lim[k] = w2 < 0 ? 0 : sqrt(w2);
     }
     int kept = rd_eigenSelect(lre, lim, n, count < n ? count : n, order);
     st = rd_eigenAlloc(ctx, n, kept, out);
@@ -104,6 +141,9 @@ static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int c
       out->lim[k] = lim[j];
       memcpy(out->zre + (size_t)k * (size_t)n, A + (size_t)j * (size_t)n,
              sizeof(double) * (size_t)n);
+    }
+    if (st == RD_OK) {
+      out->sigma = shifted ? sigma : 0;
     }
   }
   rd_free(ctx, A);
@@ -118,9 +158,9 @@ static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int c
 
 // candidate j of a first-order eigenproblem of size 2n (eigenvectors in V, column-major; a
 // complex pair in the consecutive columns i, i + 1 with lim[i] != 0, as LAPACK stores them:
-// V(:, i) +- i V(:, i + 1)) as pair k: z = the first n components, mapped by L^-T if L != NULL
+// V(:, i) +- i V(:, i + 1)) as pair k: z = the first n components
 static void store_pair(rdEigen* out, int k, int j, const double* lre, const double* lim,
-                       const double* V, const int* first, int n, const double* L) {
+                       const double* V, const int* first, int n) {
   size_t ld = 2 * (size_t)n;
   double* zr = out->zre + (size_t)k * (size_t)n;
   double* zi = out->zim + (size_t)k * (size_t)n;
@@ -133,10 +173,6 @@ static void store_pair(rdEigen* out, int k, int j, const double* lre, const doub
     for (int r = 0; r < n; r++) {
       zi[r] = sign * V[(size_t)(i + 1) * ld + (size_t)r];
     }
-  }
-  if (L) {
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, zr, 1);
-    cblas_dtrsv(CblasColMajor, CblasLower, CblasTrans, CblasNonUnit, n, L, n, zi, 1);
   }
 }
 
@@ -154,113 +190,94 @@ static void pair_storage(const double* lim, int n2, int* first) {
 }
 
 
-// the general problem on the first-order form (2n): Cholesky + dgeev, or dggev
+// the general problem, shift-inverted on the first-order form (2n): the eigenvalues nu of
+// OP = (A - sigma E)^-1 E, A = [0 I; -K -D], E = diag(I, M), with dgeev; lambda = sigma + 1/nu.
+// OP = [-X1, -X2; I - sigma X1, -sigma X2] with X1 = P^-1 (D + sigma M), X2 = P^-1 M and
+// P = K + sigma D + sigma^2 M (one LU, dgesv). nu = 0 (infinite lambda: massless unknowns) is
+// left out.
 static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K, int count,
                          rdEigen* out) {
   int n = M->nrow, n2 = 2 * n;
   size_t nn = (size_t)n * (size_t)n, big = (size_t)n2 * (size_t)n2;
-  double* L = rd_alloc(ctx, sizeof(double) * (nn + 1));
-  double* Kd = rd_alloc(ctx, sizeof(double) * (nn + 1));
-  double* Dd = rd_alloc(ctx, sizeof(double) * (nn + 1));
+  double* P = rd_alloc(ctx, sizeof(double) * (nn + 1));
+  double* X = rd_alloc(ctx, sizeof(double) * (2 * nn + 1));
+  double* T = rd_alloc(ctx, sizeof(double) * (nn + 1));
   double* A = rd_calloc(ctx, big + 1, sizeof(double));
-  double* E = NULL;
   double* V = rd_alloc(ctx, sizeof(double) * (big + 1));
   double* lre = rd_alloc(ctx, sizeof(double) * ((size_t)n2 + 1));
   double* lim = rd_alloc(ctx, sizeof(double) * ((size_t)n2 + 1));
-  double* beta = rd_alloc(ctx, sizeof(double) * ((size_t)n2 + 1));
   int* order = rd_alloc(ctx, sizeof(int) * ((size_t)count + 1));
   int* first = rd_alloc(ctx, sizeof(int) * ((size_t)n2 + 1));
-  int st = L && Kd && Dd && A && V && lre && lim && beta && order && first ? RD_OK : RD_ERR_NOMEM;
-  int chol = 0;
-  if (st == RD_OK) {
-    rd_cscToDense(M, L, n);
-    rd_cscToDense(K, Kd, n);
-    rd_cscToDense(D, Dd, n);
-    // M = L L^T on the symmetric part of M
-    for (int j = 0; j < n; j++) {
-      for (int i = j + 1; i < n; i++) {
-        size_t lo = (size_t)j * (size_t)n + (size_t)i, up = (size_t)i * (size_t)n + (size_t)j;
-        L[lo] = 0.5 * (L[lo] + L[up]);
-        L[up] = 0;
-      }
+  lapack_int* ipiv = rd_alloc(ctx, sizeof(lapack_int) * ((size_t)n + 1));
+  int st = P && X && T && A && V && lre && lim && order && first && ipiv ? RD_OK : RD_ERR_NOMEM;
+  double rho = rd_eigenScale(M, K), sigma = -sqrt(RD_EIGEN_SHIFT * (rho > 0 ? rho : 1));
+  for (int attempt = 0; st == RD_OK && attempt < 3; attempt++) {
+    // P = K + sigma D + sigma^2 M; X = [D + sigma M, M]
+    rd_cscToDense(K, P, n);
+    rd_cscToDense(D, X, n);
+    rd_cscToDense(M, X + nn, n);
+    for (size_t k = 0; k < nn; k++) {
+      P[k] += sigma * X[k] + sigma * sigma * X[nn + k];
+      X[k] += sigma * X[nn + k];
     }
-    chol = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, L, n) == 0;
-  }
-  if (st == RD_OK && chol) {
-    // K^ = L^-1 K L^-T, D^ likewise, then A = [0 I; -K^ -D^]
-    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1, L, n, Kd,
-                n);
-    cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1, L, n, Kd,
-                n);
-    cblas_dtrsm(CblasColMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, n, 1, L, n, Dd,
-                n);
-    cblas_dtrsm(CblasColMajor, CblasRight, CblasLower, CblasTrans, CblasNonUnit, n, n, 1, L, n, Dd,
-                n);
+    lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 2 * n, P, n, ipiv, X, n);
+    if (info == 0) {
+      break;
+    }
+    if (info < 0 || attempt == 2) {
+      st = RD_ERROR(ctx, RD_ERR_NUMERIC, "modes: the shifted matrix is singular (dgesv info %d)",
+                    (int)info);
+    }
+    sigma *= 3.7;  // an eigenvalue at the shift: move it
   }
   if (st == RD_OK) {
+    const double *X1 = X, *X2 = X + nn;
     for (int j = 0; j < n; j++) {
-      A[(size_t)(n + j) * (size_t)n2 + (size_t)j] = 1;
       for (int i = 0; i < n; i++) {
-        A[(size_t)j * (size_t)n2 + (size_t)(n + i)] = -Kd[(size_t)j * (size_t)n + (size_t)i];
-        A[(size_t)(n + j) * (size_t)n2 + (size_t)(n + i)] = -Dd[(size_t)j * (size_t)n + (size_t)i];
+        size_t s = (size_t)j * (size_t)n + (size_t)i;
+        A[(size_t)j * (size_t)n2 + (size_t)i] = -X1[s];
+        A[(size_t)(n + j) * (size_t)n2 + (size_t)i] = -X2[s];
+        A[(size_t)j * (size_t)n2 + (size_t)(n + i)] = (i == j) - sigma * X1[s];
+        A[(size_t)(n + j) * (size_t)n2 + (size_t)(n + i)] = -sigma * X2[s];
       }
     }
-    lapack_int info;
-    if (chol) {
-      info = LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, lre, lim, NULL, n2, V, n2);
-      pair_storage(lim, n2, first);
-    } else {
-      E = rd_calloc(ctx, big + 1, sizeof(double));
-      if (!E) {
-        st = RD_ERR_NOMEM;
-      } else {
-        rd_cscToDense(M, Kd, n);
-        for (int j = 0; j < n; j++) {
-          E[(size_t)j * (size_t)n2 + (size_t)j] = 1;
-          for (int i = 0; i < n; i++) {
-            E[(size_t)(n + j) * (size_t)n2 + (size_t)(n + i)] =
-                Kd[(size_t)j * (size_t)n + (size_t)i];
-          }
-        }
-      }
-      info = st != RD_OK ? 0
-                         : LAPACKE_dggev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, E, n2, lre, lim,
-                                         beta, NULL, n2, V, n2);
-      pair_storage(lim, n2, first);
-      // finite eigenvalues only: alpha / beta
-      for (int k = 0; st == RD_OK && info == 0 && k < n2; k++) {
-        double a = hypot(lre[k], lim[k]);
-        if (fabs(beta[k]) <= 1e-13 * a || beta[k] == 0) {
-          lre[k] = lim[k] = NAN;
-        } else {
-          lre[k] /= beta[k];
-          lim[k] /= beta[k];
-        }
-      }
-    }
-    if (st == RD_OK && info != 0) {
-      st =
-          RD_ERROR(ctx, RD_ERR_NUMERIC, "%s failed (info %d)", chol ? "dgeev" : "dggev", (int)info);
+    lapack_int info =
+        LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, lre, lim, NULL, n2, V, n2);
+    if (info != 0) {
+      st = RD_ERROR(ctx, RD_ERR_NUMERIC, "dgeev failed (info %d)", (int)info);
     }
   }
   if (st == RD_OK) {
+    pair_storage(lim, n2, first);
+    // nu -> lambda = sigma + 1 / nu (nu = 0: infinite, left out)
+    for (int k = 0; k < n2; k++) {
+      double den = lre[k] * lre[k] + lim[k] * lim[k];
+      if (den > 0) {
+        lre[k] = sigma + lre[k] / den;
+        lim[k] = -lim[k] / den;
+      } else {
+        lre[k] = lim[k] = NAN;
+      }
+    }
     int kept = rd_eigenSelect(lre, lim, n2, count < n2 ? count : n2, order);
     st = rd_eigenAlloc(ctx, n, kept, out);
     for (int k = 0; st == RD_OK && k < kept; k++) {
-      store_pair(out, k, order[k], lre, lim, V, first, n, chol ? L : NULL);
+      store_pair(out, k, order[k], lre, lim, V, first, n);
+    }
+    if (st == RD_OK) {
+      out->sigma = sigma;
     }
   }
-  rd_free(ctx, L);
-  rd_free(ctx, Kd);
-  rd_free(ctx, Dd);
+  rd_free(ctx, P);
+  rd_free(ctx, X);
+  rd_free(ctx, T);
   rd_free(ctx, A);
-  rd_free(ctx, E);
   rd_free(ctx, V);
   rd_free(ctx, lre);
   rd_free(ctx, lim);
-  rd_free(ctx, beta);
   rd_free(ctx, order);
   rd_free(ctx, first);
+  rd_free(ctx, ipiv);
   return st;
 }
 

@@ -30,13 +30,23 @@ typedef struct rdEigen_ {
   int converged;  // ARPACK: Ritz values that converged (dense: count)
   int restarts;   // ARPACK: restarts used (dense: 0)
   int products;   // ARPACK: applications of the operator (dense: 0)
-  double sigma;   // ARPACK: the shift used
+  double sigma;   // the shift used (of w^2 for the symmetric problem, of lambda otherwise)
 } rdEigen;
 
-// dense LAPACK: symmetric: dsygvd (falls back to the general form if M is not positive
-// definite); general: Cholesky M = L L^T and dgeev of [0 I; -L^-1 K L^-T, -L^-1 D L^-T], or
-// dggev of the pencil ([0 I; -K -D], [I 0; 0 M]) when M is not positive definite (infinite
-// eigenvalues are left out). RD_OK, RD_ERR_NOMEM, RD_ERR_NUMERIC (LAPACK failed).
+// the shift of the dense solvers, relative to the spectrum's scale rd_eigenScale: the low
+// eigenvalues (rigid-body modes included) come out to round-off of the shift, not of the
+// largest eigenvalue; the largest to a relative 1e-8 (w^2) or 1e-12 (lambda)
+#define RD_EIGEN_SHIFT 1e-8
+
+// the largest K_ii / M_ii over M_ii > 0 (0 if none): a scale of w^2
+double rd_eigenScale(const rdCsc* M, const rdCsc* K);
+
+// dense LAPACK with a spectral shift sigma: symmetric: M z = mu (K - sigma M) z with dsygvd,
+// w^2 = sigma + 1 / mu, sigma = -RD_EIGEN_SHIFT rd_eigenScale (K z = w^2 M z when K - sigma M is
+// not positive definite, the general form when M is not either); general: dgeev of the dense
+// OP = (A - sigma E)^-1 E of the first-order form, A = [0 I; -K -D], E = diag(I, M),
+// lambda = sigma + 1 / nu, sigma = -sqrt(RD_EIGEN_SHIFT rd_eigenScale) (infinite eigenvalues of
+// a singular M are left out). RD_OK, RD_ERR_NOMEM, RD_ERR_NUMERIC (LAPACK failed).
 int rd_eigenDense(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K,
                   const rdEigenOpts* o, rdEigen* out);
 

@@ -39,25 +39,6 @@ static int si_factor(shiftInvert* s, int kind, double a, double b) {
 }
 
 
-// the largest K_ii / M_ii (a scale of the spectrum)
-static double diag_ratio(const rdCsc* M, const rdCsc* K) {
-  double big = 0;
-  for (int j = 0; j < K->ncol; j++) {
-    double k = 0, m = 0;
-    for (int p = K->Ap[j]; p < K->Ap[j + 1]; p++) {
-      if (K->Ai[p] == j) {
-        k = K->Ax[p];
-        m = M->Ax[p];
-      }
-    }
-    if (m > 0 && k / m > big) {
-      big = k / m;
-    }
-  }
-  return big > 0 ? big : 1;
-}
-
-
 // factor at the shift (sym: P = K - sigma M; else K + sigma D + sigma^2 M); if that is singular
 // and the shift is 0, at sigma = -1e-9 max(K_ii / M_ii). Backend: CHOLMOD for the symmetric
 // problem when the caller did not choose (KLU if CHOLMOD finds P indefinite)
@@ -77,7 +58,8 @@ static int si_setup(shiftInvert* s, const rdEigenOpts* o, double* sigma) {
       return st;
     }
     if (attempt == 0 && sg == 0) {
-      sg = -1e-9 * diag_ratio(s->M, s->K);  // a free body: K is singular
+      double rho = rd_eigenScale(s->M, s->K);
+      sg = -1e-9 * (rho > 0 ? rho : 1);  // a free body: K is singular
       if (!o->symmetric) {
         sg = -sqrt(-sg);  // the shift of lambda, not of lambda^2
       }

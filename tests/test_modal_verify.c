@@ -256,9 +256,133 @@ static void test_cantilever_euler_bernoulli(void) {
 }
 
 
+// p-convergence: one element of P nodes; the errors of the first three bending frequencies and
+// the first torsional one against the exact values fall exponentially with P
+static void test_order_convergence(void) {
+  double L = 1, EA = 2e3, GA = 300, GJ = 0.5, EI = 1, m = 1, Jp = 2e-3, Jr = 1e-3;
+  double K[36], M[36];
+  section(K, M, EA, GA, GJ, EI, EI * 1.7, m, Jp, Jr, Jr);
+  timo ty = {EI, GA, m, Jr, L};
+  double wy[3];
+  CHECK(timo_roots(&ty, 3, wy) == 3);
+  double ft = sqrt(GJ / Jp) / (4 * L);  // (2n - 1) pi / 2 sqrt(GJ / J) / L / (2 pi), n = 1
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  double err[20][4];
+  printf("  nodes  bending 1   bending 2   bending 3   torsion 1\n");
+  for (int P = 3; P <= 16; P++) {
+    rdModel* mdl = NULL;
+    rdData* d = NULL;
+    CHECK(model_make(model_cantilever(ctx, 1, P, L, K, M), &mdl, &d) == 0);
+    rdModes* md = modes_at_start(ctx, mdl, d, 6 * P, RD_EIGEN_DENSE, 0);
+    double fb[3] = {0, 0, 0}, fq[1] = {0};
+    int nb = md ? of_kind(md, RD_MODE_BENDING_Y, fb, 3) : 0;
+    int nt = md ? of_kind(md, RD_MODE_TORSION, fq, 1) : 0;
+    printf("  %5d", P);
+    for (int k = 0; k < 4; k++) {
+      double exact = k < 3 ? wy[k] / (2 * PI) : ft;
+      double f = k < 3 ? fb[k] : fq[0];
+      err[P][k] = (k < 3 ? k < nb : nt > 0) ? fabs(f / exact - 1) : 1;
+      printf("  %.3e", err[P][k]);
+    }
+    printf("\n");
+    rd_destroyModes(&md);
+    rd_destroyData(&d);
+    rd_destroyModel(&mdl);
+  }
+  // exponential: at least a factor 30 per three more nodes until the round-off floor
+  for (int k = 0; k < 4; k++) {
+    for (int P = 6; P <= 13; P++) {
+      if (err[P - 3][k] > 1e-8) {
+        CHECK_MSG(err[P][k] < err[P - 3][k] / 30, "quantity %d: %d nodes %.3e, %d nodes %.3e", k,
+                  P - 3, err[P - 3][k], P, err[P][k]);
+      }
+    }
+    CHECK_MSG(err[16][k] < 1e-8, "quantity %d at 16 nodes: %.3e", k, err[16][k]);
+  }
+  rd_destroyContext(&ctx);
+}
+
+
+// a free-free beam (no joint) and a free rigid body: six zero frequencies to round-off, labelled
+// rigid, whose translational mass fractions add up to 1 in each direction; then the elastic
+// modes (the beam's first: the free-free Euler-Bernoulli root 4.730040745 in the stiff-shear
+// limit)
+static void check_rigid_six(const rdModes* md, const char* what) {
+  double sum[6] = {0, 0, 0, 0, 0, 0};
+  rdModesInfo mi;
+  rd_getModesInfo(md, &mi);
+  double fscale = mi.scale_hz > 0 ? mi.scale_hz : 1;
+  for (int k = 0; k < 6 && k < rd_modeCount(md); k++) {
+    rdModeInfo i;
+    rd_getMode(md, k, &i);
+    CHECK_MSG(i.kind == RD_MODE_RIGID && i.natural_hz < 1e-7 * fscale, "%s: mode %d %s at %.3e Hz",
+              what, k + 1, rd_modeKindName(i.kind), i.natural_hz);
+    printf("  %s: mode %d at %.2e Hz (%.1e of the spectrum's scale %.3g Hz)\n", what, k + 1,
+           i.natural_hz, i.natural_hz / fscale, mi.scale_hz);
+    for (int d = 0; d < 6; d++) {
+      sum[d] += i.mass_fraction[d];
+    }
+  }
+  for (int d = 0; d < 3; d++) {
+    CHECK_NEAR(sum[d], 1, 1e-9);
+  }
+}
+
+
+static void test_free_free(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  // the beam: stiff shear, small rotary inertia (Euler-Bernoulli to about 1e-5)
+  double L = 2, EI = 1, m = 1, K[36], M[36];
+  section(K, M, 1e4, 1e6, 1, EI, EI * 2, m, 1e-2, 1e-7, 1e-7);
+  rdSpec* s = NULL;
+  rd_createSpec(ctx, &s);
+  int nodes[25];
+  CHECK(model_addGllBeams(s, 3, 9, L, K, M, "beam", nodes) == 0);
+  rdModel* mdl = NULL;
+  rdData* d = NULL;
+  CHECK(model_make(s, &mdl, &d) == 0);
+  rdModes* md = modes_at_start(ctx, mdl, d, 12, RD_EIGEN_DENSE, 0);
+  CHECK(md && rd_modeCount(md) == 12);
+  if (md) {
+    check_rigid_six(md, "free-free beam");
+    double f[1] = {0};
+    CHECK(of_kind(md, RD_MODE_BENDING_Y, f, 1) == 1);
+    double bl = 4.730040744862704, eb = bl * bl * sqrt(EI / (m * pow(L, 4))) / (2 * PI);
+    printf("  free-free beam: first bending %.10g Hz (Euler-Bernoulli %.10g)\n", f[0], eb);
+    CHECK_REL(f[0], eb, 1e-4);
+  }
+  rd_destroyModes(&md);
+  rd_destroyData(&d);
+  rd_destroyModel(&mdl);
+  // a free rigid body with an offset centre of mass, turned
+  rd_createSpec(ctx, &s);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "body";
+  n.position[1] = 0.4;
+  n.orientation[0] = cos(0.3);
+  n.orientation[2] = sin(0.3);
+  double J[3] = {0.3, 0.5, 0.7}, c[3] = {0.2, -0.1, 0.3};
+  model_addRigidBody(s, &n, "b", 2, J, c);
+  CHECK(model_make(s, &mdl, &d) == 0);
+  md = modes_at_start(ctx, mdl, d, 6, RD_EIGEN_DENSE, 0);
+  CHECK(md && rd_modeCount(md) == 6);
+  if (md) {
+    check_rigid_six(md, "free rigid body");
+  }
+  rd_destroyModes(&md);
+  rd_destroyData(&d);
+  rd_destroyModel(&mdl);
+  rd_destroyContext(&ctx);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   TEST_CASE(test_cantilever_timoshenko());
   TEST_CASE(test_cantilever_euler_bernoulli());
+  TEST_CASE(test_order_convergence());
+  TEST_CASE(test_free_free());
   return TEST_SUMMARY();
 }

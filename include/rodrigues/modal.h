@@ -134,8 +134,11 @@ typedef struct rdModalDef_ {
                         // motion is mostly along it are "flap", the others "edge"; zero
                         // (default): the spin axis; with neither, bending is labelled by the
                         // section axis it bends about ("bending_y", "bending_z")
-  double rigid_tol_hz;  // frequencies below this are rigid-body modes (default 0: 1e-6 of the
-                        // largest K_ii / M_ii, as a frequency)
+  double rigid_tol_hz;  // natural frequencies up to this are rigid-body modes (default 0:
+                        // those below 1e-9 of the spectrum's scale rdModesInfo.scale_hz, and the
+                        // lowest modes when a gap of a factor 1000 separates them from the next
+                        // and they are below 1e-6 of the scale; every mode of a model without
+                        // stiffness)
   int cookie_;
 } rdModalDef;
 
@@ -210,8 +213,12 @@ typedef struct rdModesInfo_ {
   int converged;     // ARPACK: converged Ritz values (dense: the count)
   int restarts;      // ARPACK: restarts used
   int products;      // ARPACK: applications of the shift-invert operator
-  double sigma;      // ARPACK: the shift (of w^2 when symmetric, of lambda otherwise)
+  double sigma;      // the shift of the eigen-solver (of w^2 when symmetric, of lambda
+                     // otherwise)
   double length;     // the model's size (diagonal of the box around the nodes), m
+  double scale_hz;   // the scale of the spectrum: the largest K_ii / M_ii of the reduced
+                     // problem as a frequency, sqrt(.) / 2 pi (the round-off of a zero
+                     // frequency is a tiny fraction of it; 0 for a model without stiffness)
   double spin_rate;  // rad/s, of the linearization
   double time;       // the operating time
 } rdModesInfo;

@@ -527,29 +527,6 @@ static int alloc_scratch(const rdModel* m, beamScratch* w) {
 }
 
 
-// the largest K_ii / M_ii of the reduced matrices (a scale of the spectrum)
-static double spectrum_scale(const rdCsc* M, const rdCsc* K) {
-  double big = 0;
-  for (int j = 0; j < K->ncol; j++) {
-    double k = 0, mm = 0;
-    for (int p = K->Ap[j]; p < K->Ap[j + 1]; p++) {
-      if (K->Ai[p] == j) {
-        k = K->Ax[p];
-      }
-    }
-    for (int p = M->Ap[j]; p < M->Ap[j + 1]; p++) {
-      if (M->Ai[p] == j) {
-        mm = M->Ax[p];
-      }
-    }
-    if (mm > 0 && k / mm > big) {
-      big = k / mm;
-    }
-  }
-  return big;
-}
-
-
 // modal mass, mass fractions and classification of mode k (shapes already normalized)
 static int describe(const rdLinearization* lin, rdModes* md, int k, const double* flap,
                     double omega_rigid, beamScratch* w, double* yr, double* yi, double* t,
@@ -626,6 +603,34 @@ static int describe(const rdLinearization* lin, rdModes* md, int k, const double
   }
   info->kind = along >= across ? RD_MODE_FLAP : RD_MODE_EDGE;
   return RD_OK;
+}
+
+
+// the largest |lambda| of a rigid-body (zero-frequency) mode: the given one (> 0), or: below
+// RIGID_FLOOR sqrt(rho) (round-off of a zero eigenvalue, rho = max K_ii / M_ii), or a cluster
+// of the lowest modes separated from the next by a factor RIGID_GAP and below RIGID_TOP sqrt(rho)
+// (the shifted solvers compute zero to about 1e-10 sqrt(rho), docs/modal.md); every mode of a
+// model without stiffness
+#define RIGID_FLOOR 1e-9
+#define RIGID_GAP 1e3
+#define RIGID_TOP 1e-6
+
+static double rigid_threshold(const rdEigen* e, double rho, double given) {
+  if (given > 0) {
+    return given;
+  }
+  if (!(rho > 0)) {
+    return INFINITY;
+  }
+  double w = RIGID_FLOOR * sqrt(rho), top = RIGID_TOP * sqrt(rho);
+  for (int k = 0; k + 1 < e->count; k++) {
+    double a = hypot(e->lre[k], e->lim[k]), b = hypot(e->lre[k + 1], e->lim[k + 1]);
+    if (a <= top && b > RIGID_GAP * a) {
+      w = fmax(w, a);
+      break;
+    }
+  }
+  return w;
 }
 
 
@@ -761,10 +766,9 @@ int rd_computeModes(const rdLinearization* lin, const rdModalDef* def, rdModes**
       v3_copy(flap, lin->axis);
     }
     int has_flap = v3_norm(flap) > 0;
-    double wr = TWO_PI * def->rigid_tol_hz;
-    if (!(wr > 0)) {
-      wr = 1e-6 * sqrt(spectrum_scale(&A[RD_LIN_MR], &A[RD_LIN_KR]));
-    }
+    double rho = rd_eigenScale(&A[RD_LIN_MR], &A[RD_LIN_KR]);
+    md->stats.scale_hz = sqrt(rho) / TWO_PI;
+    double wr = rigid_threshold(&e, rho, TWO_PI * def->rigid_tol_hz);
     int nkind[RD_MODE_KIND_COUNT] = {0};
     for (int k = 0; st == RD_OK && k < md->count; k++) {
       rdModeInfo* info = &md->info[k];
