@@ -15,6 +15,9 @@
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
+// after the headers above: lapacke.h brings complex.h, whose macro I clashes with names
+#include <lapacke.h>
+
 // a small deterministic generator: uniform in [-1, 1]
 static unsigned long rng_state = 12345;
 
@@ -371,8 +374,243 @@ static void test_tangent(void) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// the null-space basis: B N = 0, N^T N = I, rank and reduced size, with redundant constraints
+// (a body held by two spherical joints at one point: 6 equations of rank 3) and with the mixed
+// model; the reduced matrices are N^T X N
+
+static void check_nullspace(rdModel* m, rdData* d, int rank, const char* what) {
+  rdLinearization* lin = NULL;
+  CHECK(rd_linearize(m, d, NULL, &lin) == RD_OK);
+  if (!lin) {
+    return;
+  }
+  rdLinearizationInfo info;
+  rd_getLinearizationInfo(lin, &info);
+  printf("  %s: %d equations of rank %d, %d of %d degrees of freedom left\n", what,
+         info.nconstraint, info.rank, info.nreduced, info.ndof);
+  CHECK(info.rank == rank && info.nreduced == info.ndof - rank);
+  csc B, N, M, Mr;
+  get_matrix(lin, RD_LIN_B, &B);
+  get_matrix(lin, RD_LIN_N, &N);
+  get_matrix(lin, RD_LIN_M, &M);
+  get_matrix(lin, RD_LIN_MR, &Mr);
+  int n = info.ndof, nr = info.nreduced;
+  double* col = calloc((size_t)n, sizeof(double));
+  double* bn = calloc((size_t)B.nrow + 1, sizeof(double));
+  double* mn = calloc((size_t)n, sizeof(double));
+  double worst_b = 0, worst_o = 0, worst_m = 0, bmax = 0;
+  for (int p = 0; p < B.nnz; p++) {
+    bmax = fmax(bmax, fabs(B.Ax[p]));
+  }
+  for (int j = 0; j < nr; j++) {
+    memset(col, 0, sizeof(double) * (size_t)n);
+    for (int p = N.Ap[j]; p < N.Ap[j + 1]; p++) {
+      col[N.Ai[p]] = N.Ax[p];
+    }
+    memset(bn, 0, sizeof(double) * (size_t)B.nrow);
+    matvec(&B, col, bn, 0);
+    for (int k = 0; k < B.nrow; k++) {
+      worst_b = fmax(worst_b, fabs(bn[k]) / bmax);
+    }
+    memset(mn, 0, sizeof(double) * (size_t)n);
+    matvec(&M, col, mn, 0);
+    for (int i = 0; i < nr; i++) {
+      // (N^T N)_ij and (N^T M N)_ij against Mr
+      double dot = 0, mm = 0, mr = 0;
+      for (int p = N.Ap[i]; p < N.Ap[i + 1]; p++) {
+        dot += N.Ax[p] * col[N.Ai[p]];
+        mm += N.Ax[p] * mn[N.Ai[p]];
+      }
+      for (int p = Mr.Ap[j]; p < Mr.Ap[j + 1]; p++) {
+        mr = Mr.Ai[p] == i ? Mr.Ax[p] : mr;
+      }
+      worst_o = fmax(worst_o, fabs(dot - (i == j)));
+      worst_m = fmax(worst_m, fabs(mm - mr));
+    }
+  }
+  printf("  %s: |B N| %.1e, |N^T N - I| %.1e, |N^T M N - Mr| %.1e\n", what, worst_b, worst_o,
+         worst_m);
+  CHECK(worst_b < 1e-14 && worst_o < 1e-14 && worst_m < 1e-12);
+  free(col);
+  free(bn);
+  free(mn);
+  free_matrix(&B);
+  free_matrix(&N);
+  free_matrix(&M);
+  free_matrix(&Mr);
+  rd_destroyLinearization(&lin);
+}
+
+
+static void test_nullspace(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  rdSpec* s = NULL;
+  rd_createSpec(ctx, &s);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "b";
+  n.position[2] = -1;
+  double J[3] = {1, 2, 3}, c[3] = {0.1, 0, 0};
+  int b = model_addRigidBody(s, &n, "body", 2, J, c);
+  for (int k = 0; k < 2; k++) {
+    rdJointDef j = rd_defaultJointDef();
+    j.name = k ? "second" : "first";
+    j.type = RD_JOINT_SPHERICAL;
+    j.node[0] = b;
+    rds_addJoint(s, &j);
+  }
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  CHECK(model_make(s, &m, &d) == 0);
+  if (m) {
+    check_nullspace(m, d, 3, "two spherical joints at one point");
+  }
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  CHECK(model_make(mixed(ctx), &m, &d) == 0);
+  if (m) {
+    check_nullspace(m, d, 11, "clamped beam, revolute, springs");
+  }
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  rd_destroyContext(&ctx);
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// state space: the cantilever's static gains, G(0) = D - C A^-1 B, against statics (a tip
+// force: Timoshenko deflection F L^3 / (3 EI) + F L / GA, root reaction -F and F L); a
+// prescribed root moved along z (the motion input): the beam follows as a rigid body; the
+// eigenvalues of A are the modes'
+
+static void static_gain(int nx, int nu, int ny, const double* A, const double* B, const double* C,
+                        const double* D, double* G) {
+  double* Af = malloc(sizeof(double) * (size_t)nx * (size_t)nx);
+  double* X = malloc(sizeof(double) * (size_t)nx * (size_t)nu);
+  lapack_int* piv = malloc(sizeof(lapack_int) * (size_t)nx);
+  memcpy(Af, A, sizeof(double) * (size_t)nx * (size_t)nx);
+  memcpy(X, B, sizeof(double) * (size_t)nx * (size_t)nu);
+  LAPACKE_dgesv(LAPACK_COL_MAJOR, nx, nu, Af, nx, piv, X, nx);
+  for (int u = 0; u < nu; u++) {
+    for (int y = 0; y < ny; y++) {
+      double s = D[(size_t)u * (size_t)ny + (size_t)y];
+      for (int k = 0; k < nx; k++) {
+        s -= C[(size_t)k * (size_t)ny + (size_t)y] * X[(size_t)u * (size_t)nx + (size_t)k];
+      }
+      G[u * ny + y] = s;
+    }
+  }
+  free(Af);
+  free(X);
+  free(piv);
+}
+
+
+static void test_statespace(void) {
+  double L = 2, EI = 3, GA = 50, K[36], M[36];
+  double k6[6] = {1e3, GA, GA, 1, EI, EI}, m6[6] = {1, 1, 1, 1e-2, 1e-3, 1e-3};
+  model_diag6(K, k6);
+  model_diag6(M, m6);
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  for (int prescribed = 0; prescribed < 2; prescribed++) {
+    rdSpec* s = model_cantilever(ctx, 2, 5, L, K, M);
+    if (prescribed) {
+      // the clamp replaced by a prescribed motion held at 0 (the same constraint)
+      rdSpec* t = NULL;
+      rd_createSpec(ctx, &t);
+      int nodes[9];
+      model_addGllBeams(t, 2, 5, L, K, M, "beam", nodes);
+      rdJointDef j = rd_defaultJointDef();
+      j.name = "root";
+      j.type = RD_JOINT_PRESCRIBED;
+      j.node[0] = nodes[0];
+      for (int k = 0; k < 6; k++) {
+        j.motion_fn[k] = RD_NO_TIMEFN;
+      }
+      rds_addJoint(t, &j);
+      rd_destroySpec(&s);
+      s = t;
+    }
+    rdModel* m = NULL;
+    rdData* d = NULL;
+    CHECK(model_make(s, &m, &d) == 0);
+    if (!m) {
+      continue;
+    }
+    rdLinearization* lin = NULL;
+    CHECK(rd_linearize(m, d, NULL, &lin) == RD_OK);
+    int tip = m->nnode - 1;
+    rdSsChannel in[2] = {{RD_SS_FORCE, tip, 2}, {RD_SS_MOTION, 0, 2}};
+    rdSsChannel out[4] = {{RD_SS_DISPLACEMENT, tip, 2},
+                          {RD_SS_REACTION_FORCE, 0, 2},
+                          {RD_SS_REACTION_MOMENT, 0, 1},
+                          {RD_SS_ROTATION, tip, 1}};
+    rdStateSpace* ss = NULL;
+    int st = rd_stateSpace(lin, prescribed ? 2 : 1, in, 4, out, &ss);
+    CHECK_MSG(st == RD_OK, "%s", rd_lastError(ctx));
+    int nx, nu, ny;
+    rd_getStateSpace(ss, &nx, &nu, &ny, NULL, NULL, NULL, NULL);
+    CHECK(nx == 2 * (m->ndof - 6) && nu == (prescribed ? 4 : 1) && ny == 4);
+    double* A = malloc(sizeof(double) * (size_t)nx * (size_t)nx);
+    double* B = malloc(sizeof(double) * (size_t)nx * (size_t)nu);
+    double* C = malloc(sizeof(double) * (size_t)ny * (size_t)nx);
+    double* D = malloc(sizeof(double) * (size_t)ny * (size_t)nu);
+    double G[16];
+    rd_getStateSpace(ss, NULL, NULL, NULL, A, B, C, D);
+    static_gain(nx, nu, ny, A, B, C, D, G);
+    double defl = L * L * L / (3 * EI) + L / GA, slope = L * L / (2 * EI);
+    printf(
+        "  tip force z: tip z %.12g (Timoshenko %.12g), root reaction z %.12g, moment y %.12g, "
+        "tip rotation y %.12g (%.12g)\n",
+        G[0], defl, G[1], G[2], G[3], -slope);
+    CHECK_REL(G[0], defl, 1e-9);
+    CHECK_REL(G[1], -1, 1e-9);
+    CHECK_REL(G[2], L, 1e-9);
+    CHECK_REL(G[3], -slope, 1e-9);
+    if (prescribed) {
+      // s, s', s'': a static base displacement moves the beam rigidly, without reaction
+      printf("  root moved along z: tip z %.12g, reaction z %.3g, moment y %.3g\n", G[4], G[5],
+             G[6]);
+      CHECK_NEAR(G[4], 1, 1e-9);
+      CHECK_NEAR(G[5], 0, 1e-8);
+      CHECK_NEAR(G[6], 0, 1e-8);
+      CHECK_NEAR(G[7], 0, 1e-9);
+    }
+    // the eigenvalues of A are the modes' (undamped: +-i w)
+    double* wr = malloc(sizeof(double) * (size_t)nx);
+    double* wi = malloc(sizeof(double) * (size_t)nx);
+    LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'N', nx, A, nx, wr, wi, NULL, nx, NULL, nx);
+    double wmin = INFINITY;
+    for (int k = 0; k < nx; k++) {
+      wmin = fmin(wmin, hypot(wr[k], wi[k]));
+    }
+    rdModes* md = NULL;
+    rd_computeModes(lin, NULL, &md);
+    rdModeInfo i0;
+    rd_getMode(md, 0, &i0);
+    CHECK_REL(wmin, 2 * 3.14159265358979323846 * i0.natural_hz, 1e-9);
+    rd_destroyModes(&md);
+    free(wr);
+    free(wi);
+    free(A);
+    free(B);
+    free(C);
+    free(D);
+    rd_destroyStateSpace(&ss);
+    rd_destroyLinearization(&lin);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+  rd_destroyContext(&ctx);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   TEST_CASE(test_tangent());
+  TEST_CASE(test_nullspace());
+  TEST_CASE(test_statespace());
   return TEST_SUMMARY();
 }
