@@ -497,6 +497,7 @@ static void free_scratch(rdContext* ctx, beamScratch* w) {
   rd_free(ctx, w->work);
   rd_free(ctx, w->Fp);
   rd_free(ctx, w->Fm);
+  memset(w, 0, sizeof(*w));
 }
 
 
