@@ -531,7 +531,7 @@ static int alloc_scratch(const rdModel* m, beamScratch* w) {
 // modal mass, mass fractions and classification of mode k (shapes already normalized)
 static int describe(const rdLinearization* lin, rdModes* md, int k, const double* flap,
                     double omega_rigid, beamScratch* w, double* yr, double* yi, double* t,
-                    double* r) {
+                    const double* Mr, const double* total) {
   const rdModel* m = lin->model;
   const rdCsc* M = &lin->mat[RD_LIN_M];
   rdModeInfo* info = &md->info[k];
@@ -544,11 +544,19 @@ static int describe(const rdLinearization* lin, rdModes* md, int k, const double
   to_dofs(m, si, yi);
   double mm = quad_form(M, yr, yr, t) + quad_form(M, yi, yi, t);
   info->modal_mass = mm;
+  int has_im = 0;
+  for (size_t j = 0; j < ns && !has_im; j++) {
+    has_im = si[j] != 0;
+  }
   for (int dir = 0; dir < 6; dir++) {
-    rigid_motion(m, md->q, md->center, dir, r);
-    double total = quad_form(M, r, r, t);
-    double lr = quad_form(M, yr, r, t), li = quad_form(M, yi, r, t);
-    info->mass_fraction[dir] = total > 0 && mm > 0 ? (lr * lr + li * li) / (mm * total) : 0;
+    const double* mr = Mr + (size_t)dir * (size_t)m->ndof;
+    double lr = 0, li = 0;
+    for (int j = 0; j < m->ndof; j++) {
+      lr += yr[j] * mr[j];
+      li += yi[j] * mr[j];
+    }
+    info->mass_fraction[dir] =
+        total[dir] > 0 && mm > 0 ? (lr * lr + li * li) / (mm * total[dir]) : 0;
   }
   double wn = hypot(info->eigenvalue[0], info->eigenvalue[1]);
   if (wn <= omega_rigid) {
@@ -558,7 +566,7 @@ static int describe(const rdLinearization* lin, rdModes* md, int k, const double
   // beam strain energy: both parts of the shape, perturbations of 1e-7 of the model's size
   double parts[5] = {0, 0, 0, 0, 0}, h = 1e-7 * md->stats.length;
   int st = m->nbeam ? beam_energy(m, md->q, sr, h, w, parts) : RD_OK;
-  if (st == RD_OK && m->nbeam) {
+  if (st == RD_OK && m->nbeam && has_im) {
     st = beam_energy(m, md->q, si, h, w, parts);
   }
   if (st != RD_OK) {
@@ -743,10 +751,11 @@ int rd_computeModes(const rdLinearization* lin, const rdModalDef* def, rdModes**
   double* yi = rd_alloc(ctx, sizeof(double) * (nd + 1));
   double* t = rd_alloc(ctx, sizeof(double) * (nd + 1));
   double* r = rd_alloc(ctx, sizeof(double) * (nd + 1));
+  double* Mr = rd_alloc(ctx, sizeof(double) * (6 * nd + 1));
   beamScratch w;
   memset(&w, 0, sizeof(w));
   if (st == RD_OK) {
-    st = yr && yi && t && r ? alloc_scratch(m, &w) : RD_ERR_NOMEM;
+    st = yr && yi && t && r && Mr ? alloc_scratch(m, &w) : RD_ERR_NOMEM;
   }
   if (st == RD_OK) {
     md->stats.solver = solver;
@@ -770,6 +779,17 @@ int rd_computeModes(const rdLinearization* lin, const rdModalDef* def, rdModes**
     double rho = rd_eigenScale(&A[RD_LIN_MR], &A[RD_LIN_KR]);
     md->stats.scale_hz = sqrt(rho) / TWO_PI;
     double wr = rigid_threshold(&e, rho, TWO_PI * def->rigid_tol_hz);
+    // the rigid motions' M r and r^T M r (the mass fractions), once
+    double total[6];
+    for (int dir = 0; dir < 6; dir++) {
+      double* mr = Mr + (size_t)dir * nd;
+      rigid_motion(m, lin->q, lin->frame.center, dir, r);
+      rd_cscMatVec(&lin->mat[RD_LIN_M], r, mr, 0);
+      total[dir] = 0;
+      for (size_t j = 0; j < nd; j++) {
+        total[dir] += r[j] * mr[j];
+      }
+    }
     int nkind[RD_MODE_KIND_COUNT] = {0};
     for (int k = 0; st == RD_OK && k < md->count; k++) {
       rdModeInfo* info = &md->info[k];
@@ -787,7 +807,7 @@ int rd_computeModes(const rdLinearization* lin, const rdModalDef* def, rdModes**
       to_nodes(m, yr, sr);
       to_nodes(m, yi, si);
       normalize_shape(m->nnode, md->stats.length, sr, si);
-      st = describe(lin, md, k, has_flap ? flap : NULL, wr, &w, yr, yi, t, r);
+      st = describe(lin, md, k, has_flap ? flap : NULL, wr, &w, yr, yi, t, Mr, total);
       info->kind_index = ++nkind[info->kind];
     }
   }
@@ -797,6 +817,7 @@ int rd_computeModes(const rdLinearization* lin, const rdModalDef* def, rdModes**
   rd_free(ctx, yi);
   rd_free(ctx, t);
   rd_free(ctx, r);
+  rd_free(ctx, Mr);
   if (st != RD_OK) {
     rd_destroyModes(&md);
     return st;
