@@ -156,19 +156,16 @@ static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int c
 }
 
 
-// candidate j of a first-order eigenproblem of size 2n (eigenvectors in V, column-major; a
-// complex pair in the consecutive columns i, i + 1 with lim[i] != 0, as LAPACK stores them:
-// V(:, i) +- i V(:, i + 1)) as pair k: z = the first n components
-static void store_pair(rdEigen* out, int k, int j, const double* lre, const double* lim,
-                       const double* V, const int* first, int n) {
-  size_t ld = 2 * (size_t)n;
+void rd_eigenStorePair(rdEigen* out, int k, int j, const double* lre, const double* lim,
+                       const double* V, size_t ld, int ncol, const int* first) {
+  int n = out->n;
   double* zr = out->zre + (size_t)k * (size_t)n;
   double* zi = out->zim + (size_t)k * (size_t)n;
   out->lre[k] = lre[j];
   out->lim[k] = lim[j];
   int i = first[j];
   memcpy(zr, V + (size_t)i * ld, sizeof(double) * (size_t)n);
-  if (lim[j] != 0) {
+  if (lim[j] != 0 && i + 1 < ncol) {
     double sign = j == i ? 1 : -1;
     for (int r = 0; r < n; r++) {
       zi[r] = sign * V[(size_t)(i + 1) * ld + (size_t)r];
@@ -177,12 +174,10 @@ static void store_pair(rdEigen* out, int k, int j, const double* lre, const doub
 }
 
 
-// first[i]: the column where the eigenvector of candidate i starts (LAPACK stores a complex
-// pair in consecutive columns, the first with lim > 0)
-static void pair_storage(const double* lim, int n2, int* first) {
-  for (int i = 0; i < n2; i++) {
+void rd_eigenPairStorage(const double* im, int ncand, int* first) {
+  for (int i = 0; i < ncand; i++) {
     first[i] = i;
-    if (lim[i] != 0 && i + 1 < n2) {
+    if (im[i] != 0 && i + 1 < ncand) {
       first[i + 1] = i;
       i++;
     }
@@ -248,7 +243,7 @@ static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const r
     }
   }
   if (st == RD_OK) {
-    pair_storage(lim, n2, first);
+    rd_eigenPairStorage(lim, n2, first);
     // nu -> lambda = sigma + 1 / nu (nu = 0: infinite, left out)
     for (int k = 0; k < n2; k++) {
       double den = lre[k] * lre[k] + lim[k] * lim[k];
@@ -262,7 +257,7 @@ static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const r
     int kept = rd_eigenSelect(lre, lim, n2, count < n2 ? count : n2, order);
     st = rd_eigenAlloc(ctx, n, kept, out);
     for (int k = 0; st == RD_OK && k < kept; k++) {
-      store_pair(out, k, order[k], lre, lim, V, first, n);
+      rd_eigenStorePair(out, k, order[k], lre, lim, V, (size_t)n2, n2, first);
     }
     if (st == RD_OK) {
       out->sigma = sigma;

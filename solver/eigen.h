@@ -71,4 +71,15 @@ void rd_eigenFree(rdContext* ctx, rdEigen* e);
 // indices (count). Returns the number kept.
 int rd_eigenSelect(const double* lre, const double* lim, int ncand, int count, int* order);
 
+// first[i]: the candidate whose column starts the eigenvector of candidate i (ncand, in the
+// order of their imaginary parts im): LAPACK and ARPACK store a complex pair in consecutive
+// columns i, i + 1 with im[i] != 0, the eigenvectors V(:, i) +- i V(:, i + 1)
+void rd_eigenPairStorage(const double* im, int ncand, int* first);
+
+// pair k of out from candidate j: its eigenvalue (lre, lim) and the first out->n components of
+// its eigenvector in V (columns of leading dimension ld, ncol of them; first of
+// rd_eigenPairStorage)
+void rd_eigenStorePair(rdEigen* out, int k, int j, const double* lre, const double* lim,
+                       const double* V, size_t ld, int ncol, const int* first);
+
 #endif  // RD_EIGEN_H

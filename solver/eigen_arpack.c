@@ -259,13 +259,7 @@ static int arpack_general(shiftInvert* s, const rdEigenOpts* o, double sigma, rd
   if (st == RD_OK) {
     // the pairs' storage (dneupd stores a pair as LAPACK does: columns i, i + 1, the first with
     // Im nu > 0), then nu -> lambda = sigma + 1 / nu
-    for (int k = 0; k < nconv; k++) {
-      first[k] = k;
-      if (di[k] != 0 && k + 1 < nconv) {
-        first[k + 1] = k;
-        k++;
-      }
-    }
+    rd_eigenPairStorage(di, nconv, first);
     for (int k = 0; k < nconv; k++) {
       double den = dr[k] * dr[k] + di[k] * di[k];
       double re = dr[k] / den, im = -di[k] / den;
@@ -275,18 +269,7 @@ static int arpack_general(shiftInvert* s, const rdEigenOpts* o, double sigma, rd
     int kept = rd_eigenSelect(dr, di, nconv, o->count, order);
     st = rd_eigenAlloc(ctx, n, kept, out);
     for (int k = 0; st == RD_OK && k < kept; k++) {
-      int j = order[k], i = first[j];
-      double* zr = out->zre + (size_t)k * (size_t)n;
-      double* zi = out->zim + (size_t)k * (size_t)n;
-      out->lre[k] = dr[j];
-      out->lim[k] = di[j];
-      memcpy(zr, Z + (size_t)i * (size_t)n2, sizeof(double) * (size_t)n);
-      if (di[j] != 0 && i + 1 < nconv) {
-        double sign = j == i ? 1 : -1;
-        for (int r = 0; r < n; r++) {
-          zi[r] = sign * Z[(size_t)(i + 1) * (size_t)n2 + (size_t)r];
-        }
-      }
+      rd_eigenStorePair(out, k, order[k], dr, di, Z, (size_t)n2, nconv, first);
     }
     out->converged = nconv;
     out->restarts = (int)iparam[2];

@@ -10,6 +10,7 @@
 
 #include "rodrigues/liegroup.h"
 #include "solver/assemble.h"
+#include "solver/implicit.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "solver/redundant.h"
@@ -228,24 +229,6 @@ int rd_linMatrices(const rdModel* m, rdData* d, double t, const double* q, const
 // ---------------------------------------------------------------------------------------------
 // steady state
 
-// scale of the constraint blocks in the Newton matrix: the mean |diagonal| of the node block
-// (as the static stepper: K up to 1e11 against B = O(1))
-static double constraint_scale(const rdModel* m, const double* Ax) {
-  const rdPattern* P = m->pattern;
-  double sum = 0;
-  int n = 0;
-  for (int c = 0; c < m->ndof; c++) {
-    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
-      if (P->Ai[p] == c && Ax[p] != 0) {
-        sum += fabs(Ax[p]);
-        n++;
-      }
-    }
-  }
-  return n > 0 && isfinite(sum) && sum > 0 ? sum / n : 1;
-}
-
-
 // scratch of the steady-state Newton
 typedef struct {
   double *v, *vd, *r, *sol, *Mx, *Cx, *Kx, *q0;
@@ -270,14 +253,8 @@ static int newton(const rdModel* m, rdData* d, double t, const rdLinFrame* f, do
     }
     frame_stiffness(m, P->Ap, P->Ai, f, w->v, w->vd, w->Mx, w->Cx, w->Kx);
     rd_redundantMask(m, d, w->r, NULL, w->Kx);
-    double s = ncon > 0 ? constraint_scale(m, w->Kx) : 1;
-    for (int c = 0; c < P->n; c++) {
-      for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
-        if ((c >= ndof) != (P->Ai[p] >= ndof)) {
-          w->Kx[p] *= s;
-        }
-      }
-    }
+    double s = ncon > 0 ? rd_implicitConstraintScale(m, w->Kx) : 1;
+    rd_implicitScaleConstraints(m, w->Kx, s);
     for (int k = 0; k < ndof + ncon; k++) {
       w->sol[k] = -(k < ndof ? 1 : s) * w->r[k];
     }

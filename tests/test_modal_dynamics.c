@@ -222,7 +222,7 @@ static void section(double K[36], double M[36]) {
 
 // a cantilever at rest (L = 1.5, 2 elements of 6 nodes) is tapped at its tip (velocity along y
 // and z and about x, 1e-4 of the beam's size per second); generalized-alpha (rho_inf 0.98,
-// h = 1e-3) for 2^15 steps; the tip's y, z and torsion
+// h = 1e-3) for 2^14 steps; the tip's y, z and torsion
 static void test_fft_cantilever(void) {
   double K[36], M[36];
   section(K, M);
@@ -252,7 +252,7 @@ static void test_fft_cantilever(void) {
   }
   memcpy(d->s.v + 6 * tip, tap, sizeof(tap));
   CHECK(rd_initialize(m, d) == RD_OK);
-  enum { N = 1 << 15 };
+  enum { N = 1 << 14 };
   double dt = 1e-3;
   double* sig[3];
   for (int k = 0; k < 3; k++) {
@@ -338,7 +338,7 @@ static void test_fft_spinning(void) {
     d->s.v[6 * tip + c] += tap[c];
   }
   CHECK(rd_initialize(m, d) == RD_OK);
-  enum { N = 1 << 15 };
+  enum { N = 1 << 14 };
   double dt = 1e-3;
   double* sig[3];
   for (int k = 0; k < 3; k++) {

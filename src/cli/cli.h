@@ -258,6 +258,12 @@ typedef struct cliModalArgs_ {
 int cli_parseModalArgs(int argc, char** argv, int campbell, cliModalArgs* o, int* rest_argc,
                        char** rest);
 
+// The start of rodrigues modes (campbell 0) or campbell (1): the modal options into o, the rest
+// into args (cli_parseDeckArgs); with --help the usage is printed (args->help set, CLI_OK).
+// CLI_OK, or the exit code with the error printed. Call cli_freeDeckArgs in any case.
+int cli_startModalCommand(int argc, char** argv, int campbell, const char* usage, cliModalArgs* o,
+                          cliDeckArgs* args);
+
 // Load the deck at the operating point of o->at into s (model, data): the initial state
 // (rd_initialize; a deck of a rigid-body method is read with solver.method generalized_alpha),
 // the static equilibrium at solver.final_time (read with solver.method static and run), or the

@@ -247,26 +247,11 @@ static int sweep(cliSession* s, const cliModalArgs* o, campbellRow* rows, int* n
 
 int cmd_campbell(int argc, char** argv) {
   cliModalArgs o;
-  char** rest = malloc(sizeof(char*) * (size_t)(argc + 1));
-  if (!rest) {
-    fprintf(stderr, "rodrigues: out of memory\n");
-    return CLI_OTHER;
-  }
-  int nrest = 0;
-  int code = cli_parseModalArgs(argc, argv, 1, &o, &nrest, rest);
   cliDeckArgs args;
-  memset(&args, 0, sizeof(args));
-  if (code == CLI_OK) {
-    code = cli_parseDeckArgs(nrest, rest, 1, &args);
-  }
-  if (code == CLI_OK && args.help) {
-    fputs(usage, stdout);
+  int code = cli_startModalCommand(argc, argv, 1, usage, &o, &args);
+  if (args.help) {
     cli_freeDeckArgs(&args);
-    free(rest);
-    return CLI_OK;
-  }
-  if (code == CLI_OK && (args.checkpoint || args.resume)) {
-    code = cli_usageError("campbell", "--checkpoint and --resume are options of 'run'", NULL);
+    return code;
   }
   if (code == CLI_OK && !o.has_speeds) {
     code = cli_usageError("campbell", "missing --speeds FROM:TO:STEP", NULL);
@@ -308,6 +293,5 @@ int cmd_campbell(int argc, char** argv) {
   free(rows);
   cli_closeSession(&s);
   cli_freeDeckArgs(&args);
-  free(rest);
   return code;
 }

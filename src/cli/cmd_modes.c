@@ -207,31 +207,16 @@ static int write_files(const cliSession* s, const rdLinearization* lin, const rd
 
 int cmd_modes(int argc, char** argv) {
   cliModalArgs o;
-  char** rest = malloc(sizeof(char*) * (size_t)(argc + 1));
-  if (!rest) {
-    fprintf(stderr, "rodrigues: out of memory\n");
-    return CLI_OTHER;
-  }
-  int nrest = 0;
-  int code = cli_parseModalArgs(argc, argv, 0, &o, &nrest, rest);
   cliDeckArgs args;
-  memset(&args, 0, sizeof(args));
-  if (code == CLI_OK) {
-    code = cli_parseDeckArgs(nrest, rest, 1, &args);
-  }
-  if (code == CLI_OK && args.help) {
-    fputs(usage, stdout);
+  int code = cli_startModalCommand(argc, argv, 0, usage, &o, &args);
+  if (args.help) {
     cli_freeDeckArgs(&args);
-    free(rest);
-    return CLI_OK;
+    return code;
   }
   cliSession s;
   memset(&s, 0, sizeof(s));
   rdLinearization* lin = NULL;
   rdModes* md = NULL;
-  if (code == CLI_OK && (args.checkpoint || args.resume)) {
-    code = cli_usageError("modes", "--checkpoint and --resume are options of 'run'", NULL);
-  }
   if (code == CLI_OK) {
     code = cli_operatingPoint(&args, &o, &s);
   }
@@ -256,6 +241,5 @@ int cmd_modes(int argc, char** argv) {
   rd_destroyLinearization(&lin);
   cli_closeSession(&s);
   cli_freeDeckArgs(&args);
-  free(rest);
   return code;
 }

@@ -171,6 +171,30 @@ int cli_parseModalArgs(int argc, char** argv, int campbell, cliModalArgs* o, int
 }
 
 
+int cli_startModalCommand(int argc, char** argv, int campbell, const char* usage, cliModalArgs* o,
+                          cliDeckArgs* args) {
+  memset(args, 0, sizeof(*args));
+  char** rest = malloc(sizeof(char*) * (size_t)(argc + 1));
+  if (!rest) {
+    fprintf(stderr, "rodrigues: out of memory\n");
+    return CLI_OTHER;
+  }
+  int nrest = 0;
+  int code = cli_parseModalArgs(argc, argv, campbell, o, &nrest, rest);
+  if (code == CLI_OK) {
+    // args keeps the strings (argv's), not the array
+    code = cli_parseDeckArgs(nrest, rest, 1, args);
+  }
+  free(rest);
+  if (code == CLI_OK && args->help) {
+    fputs(usage, stdout);
+  } else if (code == CLI_OK && (args->checkpoint || args->resume)) {
+    code = cli_usageError(argv[0], "--checkpoint and --resume are options of 'run'", NULL);
+  }
+  return code;
+}
+
+
 // read the deck with one more override `extra` (NULL: none)
 static int load(const cliDeckArgs* a, const char* extra, cliSession* s) {
   const char** set = malloc(sizeof(char*) * (size_t)(a->nset + 1));

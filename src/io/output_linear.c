@@ -35,33 +35,59 @@ static int check_dir(rdContext* ctx, const char* dir, const char* who) {
 }
 
 
+// a file DIR/NAME being written: its stream and its final and partial names
+typedef struct {
+  FILE* f;
+  char* path;
+  char* tmp;
+} outFile;
+
+
+// open DIR/NAME under its partial name; RD_OK, RD_ERR_NOMEM or RD_ERR_IO (raised)
+static int out_open(rdContext* ctx, const char* dir, const char* name, outFile* o) {
+  o->tmp = NULL;
+  o->f = NULL;
+  o->path = join(ctx, dir, name);
+  if (!o->path) {
+    return RD_ERR_NOMEM;
+  }
+  o->f = rd_atomicOpen(ctx, o->path, &o->tmp);
+  if (!o->f) {
+    rd_free(ctx, o->path);
+    return RD_ERR_IO;
+  }
+  return RD_OK;
+}
+
+
+// flush, sync and rename into place; the status of rd_atomicCommit
+static int out_commit(rdContext* ctx, outFile* o) {
+  int st = rd_atomicCommit(ctx, o->f, o->tmp, o->path, ferror(o->f));
+  rd_free(ctx, o->tmp);
+  rd_free(ctx, o->path);
+  return st;
+}
+
+
 // DIR/NAME.mtx: coordinate real general, 1-based
 static int write_sparse(rdContext* ctx, const char* dir, const char* name, const rdCsc* A,
                         const char* what) {
   char file[64];
   snprintf(file, sizeof(file), "%s.mtx", name);
-  char* path = join(ctx, dir, file);
-  if (!path) {
-    return RD_ERR_NOMEM;
-  }
-  char* tmp = NULL;
-  FILE* f = rd_atomicOpen(ctx, path, &tmp);
-  if (!f) {
-    rd_free(ctx, path);
-    return RD_ERR_IO;
+  outFile o;
+  int st = out_open(ctx, dir, file, &o);
+  if (st != RD_OK) {
+    return st;
   }
   int nnz = A->Ap ? A->Ap[A->ncol] : 0;
-  fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%% rodrigues: %s\n%d %d %d\n", what,
-          A->nrow, A->ncol, nnz);
+  fprintf(o.f, "%%%%MatrixMarket matrix coordinate real general\n%% rodrigues: %s\n%d %d %d\n",
+          what, A->nrow, A->ncol, nnz);
   for (int j = 0; j < A->ncol; j++) {
     for (int p = A->Ap[j]; p < A->Ap[j + 1]; p++) {
-      fprintf(f, "%d %d %.17g\n", A->Ai[p] + 1, j + 1, A->Ax[p]);
+      fprintf(o.f, "%d %d %.17g\n", A->Ai[p] + 1, j + 1, A->Ax[p]);
     }
   }
-  int st = rd_atomicCommit(ctx, f, tmp, path, ferror(f));
-  rd_free(ctx, tmp);
-  rd_free(ctx, path);
-  return st;
+  return out_commit(ctx, &o);
 }
 
 
@@ -70,25 +96,17 @@ static int write_dense(rdContext* ctx, const char* dir, const char* name, const 
                        int ncol, const char* what) {
   char file[64];
   snprintf(file, sizeof(file), "%s.mtx", name);
-  char* path = join(ctx, dir, file);
-  if (!path) {
-    return RD_ERR_NOMEM;
+  outFile o;
+  int st = out_open(ctx, dir, file, &o);
+  if (st != RD_OK) {
+    return st;
   }
-  char* tmp = NULL;
-  FILE* f = rd_atomicOpen(ctx, path, &tmp);
-  if (!f) {
-    rd_free(ctx, path);
-    return RD_ERR_IO;
-  }
-  fprintf(f, "%%%%MatrixMarket matrix array real general\n%% rodrigues: %s\n%d %d\n", what, nrow,
+  fprintf(o.f, "%%%%MatrixMarket matrix array real general\n%% rodrigues: %s\n%d %d\n", what, nrow,
           ncol);
   for (size_t k = 0; k < (size_t)nrow * (size_t)ncol; k++) {
-    fprintf(f, "%.17g\n", A[k]);
+    fprintf(o.f, "%.17g\n", A[k]);
   }
-  int st = rd_atomicCommit(ctx, f, tmp, path, ferror(f));
-  rd_free(ctx, tmp);
-  rd_free(ctx, path);
-  return st;
+  return out_commit(ctx, &o);
 }
 
 
@@ -149,16 +167,12 @@ int rd_writeLinearMatrices(const rdLinearization* lin, const char* dir) {
   if (st != RD_OK) {
     return st;
   }
-  char* path = join(ctx, dir, "matrices.json");
-  if (!path) {
-    return RD_ERR_NOMEM;
+  outFile o;
+  st = out_open(ctx, dir, "matrices.json", &o);
+  if (st != RD_OK) {
+    return st;
   }
-  char* tmp = NULL;
-  FILE* f = rd_atomicOpen(ctx, path, &tmp);
-  if (!f) {
-    rd_free(ctx, path);
-    return RD_ERR_IO;
-  }
+  FILE* f = o.f;
   fputs("{\n", f);
   rd_jsonKey(f, 2, "format");
   fputs("\"rodrigues linearization 1: M y'' + D y' + K y + B^T mu = f, B y = 0, y = N z\",\n", f);
@@ -193,10 +207,7 @@ int rd_writeLinearMatrices(const rdLinearization* lin, const char* dir) {
   fputs("  },\n", f);
   put_layout(f, m);
   fputs("\n}\n", f);
-  st = rd_atomicCommit(ctx, f, tmp, path, ferror(f));
-  rd_free(ctx, tmp);
-  rd_free(ctx, path);
-  return st;
+  return out_commit(ctx, &o);
 }
 
 
@@ -232,16 +243,12 @@ int rd_writeStateSpace(const rdStateSpace* ss, const char* dir) {
   if (st != RD_OK) {
     return st;
   }
-  char* path = join(ctx, dir, "statespace.json");
-  if (!path) {
-    return RD_ERR_NOMEM;
+  outFile o;
+  st = out_open(ctx, dir, "statespace.json", &o);
+  if (st != RD_OK) {
+    return st;
   }
-  char* tmp = NULL;
-  FILE* f = rd_atomicOpen(ctx, path, &tmp);
-  if (!f) {
-    rd_free(ctx, path);
-    return RD_ERR_IO;
-  }
+  FILE* f = o.f;
   fputs("{\n", f);
   rd_jsonKey(f, 2, "format");
   fputs("\"rodrigues state space 1: x' = A x + B u, y = C x + D u, x = (z, z')\",\n", f);
@@ -259,8 +266,5 @@ int rd_writeStateSpace(const rdStateSpace* ss, const char* dir) {
   fputs(",\n", f);
   put_names(f, "outputs", ss->yname, ss->ny);
   fputs("\n}\n", f);
-  st = rd_atomicCommit(ctx, f, tmp, path, ferror(f));
-  rd_free(ctx, tmp);
-  rd_free(ctx, path);
-  return st;
+  return out_commit(ctx, &o);
 }
