@@ -47,6 +47,23 @@ check "statespace.json: the channels" grep -q '"outputs": \["displacement blade_
   "$out/statespace/statespace.json"
 check "A.mtx is 60 x 60" test "$(sed -n 3p "$out/statespace/A.mtx")" = "60 60"
 
+# the other operating points: the blade under gravity at its static equilibrium (the final
+# time, 30 s; flap 1 moves from 0.692513 to 0.692436 Hz) and at t = 0.05 s of its dynamic run
+out="$tmp/static"
+"$exe" modes "$deck" -o "$out" --count 2 --flap-axis 1,0,0 --at static --no-vtk \
+  --export-matrices >/dev/null 2>"$tmp/stderr"
+rc=$?
+check "--at static exits 0 (got $rc: $(cat "$tmp/stderr"))" test "$rc" -eq 0
+check "  at t = 30" grep -q '"time": 30,' "$out/matrices/matrices.json"
+check "  flap 1 at 0.69244 Hz" within "$(awk -F, 'NR == 2 { print $2 }' "$out/modes.csv")" 0.69243 0.69244
+out="$tmp/at_t"
+"$exe" modes "$deck" -o "$out" --count 2 --flap-axis 1,0,0 --at t=0.05 --no-vtk \
+  --export-matrices >/dev/null 2>"$tmp/stderr"
+rc=$?
+check "--at t=0.05 exits 0 (got $rc: $(cat "$tmp/stderr"))" test "$rc" -eq 0
+check "  at t = 0.05" grep -q '"time": 0.050000000000000003,' "$out/matrices/matrices.json"
+check "  flap 1 near rest" within "$(awk -F, 'NR == 2 { print $2 }' "$out/modes.csv")" 0.6924 0.6926
+
 # the rotating blade: a Campbell diagram over 0 .. 12 rpm
 out="$tmp/campbell"
 "$exe" campbell "$root/input/beam/nrel5mw_rotating.yaml" -o "$out" --speeds 0:12:4 \
