@@ -27,10 +27,11 @@ static double rnd(void) {
 }
 
 
-// a beam of two 4-node elements along x, pretwisted, coupled section, root clamped; a rigid body
+// a beam of two 4-node elements along x, coupled section, root clamped; a rigid body
 // with an offset centre of mass on a revolute joint at the tip; a point mass on a spring to the
-// middle node; a spring from the body to the ground; gravity; damping in the beam
-static rdSpec* mixed(rdContext* ctx) {
+// middle node; a spring from the body to the ground; gravity; damping in the beam and, with et,
+// BeamDyn's extension-twist term
+static rdSpec* mixed(rdContext* ctx, int et) {
   rdSpec* s = NULL;
   rd_createSpec(ctx, &s);
   int nodes[7];
@@ -41,7 +42,11 @@ static rdSpec* mixed(rdContext* ctx) {
   // centre of mass at (0, 0.025, 0): m skew(c) in rows 3..5, columns 0..2, and its transpose
   M[20] = M[15] = 0.05;
   M[30] = M[5] = -0.05;
-  model_addGllBeams(s, 2, 4, 3, K, M, "beam", nodes);
+  rdBeamDef proto = rd_defaultBeamDef();
+  static const double mu[6] = {1e-3, 2e-3, 2e-3, 3e-3, 1e-3, 1.5e-3};
+  memcpy(proto.damping, mu, sizeof(mu));
+  proto.extension_twist = et;
+  model_addGllBeamsLike(s, 2, 4, 3, K, M, "beam", nodes, &proto);
   model_addClamp(s, nodes[0]);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "body";
@@ -219,14 +224,14 @@ static void dof_vector(const rdModel* m, const double* y, int part, double* out)
 // the linearized operator against central differences of the residual along the exactly
 // perturbed motion: spin != 0 linearizes in the frame turning at spin about an axis, otherwise
 // at random velocities and accelerations in the inertial frame; returns the relative mismatch
-static double tangent_mismatch(double spin, unsigned long seed) {
+static double tangent_mismatch(double spin, unsigned long seed, int et) {
   rng_state = seed;
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   rdModel* m = NULL;
   rdData* d = NULL;
   double worst = 1;
-  if (model_make(mixed(ctx), &m, &d) != 0) {
+  if (model_make(mixed(ctx, et), &m, &d) != 0) {
     rd_destroyContext(&ctx);
     return worst;
   }
@@ -340,8 +345,8 @@ static double tangent_mismatch(double spin, unsigned long seed) {
     rowrel = fmax(rowrel, fabs(fd - L[k]) / fmax(fabs(L[k]), 1e-9 * big));
   }
   worst = fmax(diff / big, 1e-3 * rowrel);
-  printf("  spin %g: largest mismatch %.2e of %.3g (row %d); row by row %.2e\n", spin, diff, big,
-         at, rowrel);
+  printf("  spin %g%s: largest mismatch %.2e of %.3g (row %d); row by row %.2e\n", spin,
+         et ? ", extension-twist" : "", diff, big, at, rowrel);
   for (int k = 0; k < 4; k++) {
     free_matrix(&A[k]);
   }
@@ -367,10 +372,13 @@ static double tangent_mismatch(double spin, unsigned long seed) {
 
 static void test_tangent(void) {
   // the inertial frame at random rates, then spinning frames
-  CHECK(tangent_mismatch(0, 1) < 1e-7);
-  CHECK(tangent_mismatch(0, 2) < 1e-7);
-  CHECK(tangent_mismatch(1.3, 3) < 1e-7);
-  CHECK(tangent_mismatch(-7, 4) < 1e-7);
+  CHECK(tangent_mismatch(0, 1, 0) < 1e-7);
+  CHECK(tangent_mismatch(0, 2, 0) < 1e-7);
+  CHECK(tangent_mismatch(1.3, 3, 0) < 1e-7);
+  CHECK(tangent_mismatch(-7, 4, 0) < 1e-7);
+  // with the extension-twist term of the beam's elastic forces
+  CHECK(tangent_mismatch(0, 5, 1) < 1e-7);
+  CHECK(tangent_mismatch(1.3, 6, 1) < 1e-7);
 }
 
 
@@ -468,7 +476,7 @@ static void test_nullspace(void) {
   }
   rd_destroyData(&d);
   rd_destroyModel(&m);
-  CHECK(model_make(mixed(ctx), &m, &d) == 0);
+  CHECK(model_make(mixed(ctx, 0), &m, &d) == 0);
   if (m) {
     check_nullspace(m, d, 11, "clamped beam, revolute, springs");
   }

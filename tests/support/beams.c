@@ -31,6 +31,13 @@ void model_diag6(double A[36], const double d[6]) {
 
 int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
                       const char* name, int* nodes) {
+  rdBeamDef proto = rd_defaultBeamDef();
+  return model_addGllBeamsLike(s, E, P, L, K, M, name, nodes, &proto);
+}
+
+
+int model_addGllBeamsLike(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
+                          const char* name, int* nodes, const rdBeamDef* proto) {
   double xi[RD_BEAM_MAX_NODES];
   if (E < 1 || P < 2 || P > RD_BEAM_MAX_NODES) {
     return RD_ERR_ARG;
@@ -59,7 +66,7 @@ int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], con
   }
   double station = 0;
   for (int e = 0; e < E; e++) {
-    rdBeamDef b = rd_defaultBeamDef();
+    rdBeamDef b = *proto;
     if (E == 1) {
       snprintf(label, sizeof(label), "%s", name);
     } else {
