@@ -429,6 +429,18 @@ void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[
 }
 
 
+void rd_beamQuadSection(const rdBeam* b, int g, double* jw, double K[36]) {
+  *jw = b->jw[g];
+  memcpy(K, b->Ks + 36 * g, 36 * sizeof(double));
+  if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
+    // stored in the reference frame turned to global axes: back to the section frame
+    const double* R = b->R0g + 9 * g;
+    double Rt[9] = {R[0], R[3], R[6], R[1], R[4], R[7], R[2], R[5], R[8]};
+    blk_rotate6(K, Rt);
+  }
+}
+
+
 double rd_beamQuadXi(const rdBeam* b, int g) {
   // the Lagrange basis reproduces xi: sum_k phi_k(xi) xi_k
   double xn[RD_BEAM_MAX_NODES], x = 0;

@@ -155,6 +155,11 @@ void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]);
 // the same from the workspace of an rd_beamEvalWork evaluation
 void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3], double F[6]);
 
+// quadrature point g: its weight times the arc-length Jacobian (*jw, so that an integral over
+// the element is the sum of jw f) and the section stiffness there, in the section frame (the
+// frame of the section forces)
+void rd_beamQuadSection(const rdBeam* b, int g, double* jw, double K[36]);
+
 // parametric coordinate xi in [-1, 1] of quadrature point g (for interpolating its outputs)
 double rd_beamQuadXi(const rdBeam* b, int g);
 

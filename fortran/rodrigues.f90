@@ -128,6 +128,46 @@ module rodrigues
   ! restart.h: flags of rd_readCheckpointFlags
   integer(c_int), parameter :: RD_CHECKPOINT_ACCEPT_CHANGES = 1
 
+  ! modal.h
+  integer(c_int), parameter :: RD_MODAL_DENSE_MAX = 800
+  integer(c_int), parameter :: RD_SS_MAX_STATES = 4000
+  ! rdLinMatrix
+  integer(c_int), parameter :: RD_LIN_M = 0
+  integer(c_int), parameter :: RD_LIN_D = 1
+  integer(c_int), parameter :: RD_LIN_K = 2
+  integer(c_int), parameter :: RD_LIN_B = 3
+  integer(c_int), parameter :: RD_LIN_N = 4
+  integer(c_int), parameter :: RD_LIN_MR = 5
+  integer(c_int), parameter :: RD_LIN_DR = 6
+  integer(c_int), parameter :: RD_LIN_KR = 7
+  integer(c_int), parameter :: RD_LIN_COUNT = 8
+  ! rdEigenSolver
+  integer(c_int), parameter :: RD_EIGEN_AUTO = 0
+  integer(c_int), parameter :: RD_EIGEN_DENSE = 1
+  integer(c_int), parameter :: RD_EIGEN_ARPACK = 2
+  ! rdModeKind
+  integer(c_int), parameter :: RD_MODE_RIGID = 0
+  integer(c_int), parameter :: RD_MODE_AXIAL = 1
+  integer(c_int), parameter :: RD_MODE_TORSION = 2
+  integer(c_int), parameter :: RD_MODE_FLAP = 3
+  integer(c_int), parameter :: RD_MODE_EDGE = 4
+  integer(c_int), parameter :: RD_MODE_BENDING_Y = 5
+  integer(c_int), parameter :: RD_MODE_BENDING_Z = 6
+  integer(c_int), parameter :: RD_MODE_SHEAR = 7
+  integer(c_int), parameter :: RD_MODE_OTHER = 8
+  integer(c_int), parameter :: RD_MODE_KIND_COUNT = 9
+  ! rdSsInputKind
+  integer(c_int), parameter :: RD_SS_FORCE = 0
+  integer(c_int), parameter :: RD_SS_MOMENT = 1
+  integer(c_int), parameter :: RD_SS_MOTION = 2
+  ! rdSsOutputKind
+  integer(c_int), parameter :: RD_SS_DISPLACEMENT = 0
+  integer(c_int), parameter :: RD_SS_ROTATION = 1
+  integer(c_int), parameter :: RD_SS_VELOCITY = 2
+  integer(c_int), parameter :: RD_SS_ANGULAR_VELOCITY = 3
+  integer(c_int), parameter :: RD_SS_REACTION_FORCE = 4
+  integer(c_int), parameter :: RD_SS_REACTION_MOMENT = 5
+
   ! definition structs and result structs, field for field as in C
   type, bind(c) :: rdAllocator
     type(c_ptr) :: malloc
@@ -321,6 +361,64 @@ module rodrigues
     type(c_ptr) :: error
     integer(c_long) :: rows
     real(c_double) :: wall_time
+  end type
+  ! modal.h
+  type, bind(c) :: rdLinearizeDef
+    real(c_double) :: spin_rate
+    real(c_double) :: spin_axis(3)
+    real(c_double) :: spin_center(3)
+    integer(c_int) :: steady
+    integer(c_int) :: cookie_
+  end type
+  type, bind(c) :: rdLinearizationInfo
+    integer(c_int) :: ndof
+    integer(c_int) :: nconstraint
+    integer(c_int) :: rank
+    integer(c_int) :: nreduced
+    real(c_double) :: time
+    real(c_double) :: spin_rate
+    integer(c_int) :: symmetric
+    real(c_double) :: residual
+    integer(c_int) :: steady_iterations
+  end type
+  type, bind(c) :: rdModalDef
+    integer(c_int) :: count
+    integer(c_int) :: solver
+    integer(c_int) :: general
+    real(c_double) :: shift_hz
+    real(c_double) :: tolerance
+    integer(c_int) :: max_restarts
+    real(c_double) :: flap_axis(3)
+    real(c_double) :: rigid_tol_hz
+    integer(c_int) :: cookie_
+  end type
+  type, bind(c) :: rdModeInfo
+    real(c_double) :: eigenvalue(2)
+    real(c_double) :: frequency_hz
+    real(c_double) :: natural_hz
+    real(c_double) :: damping_ratio
+    integer(c_int) :: kind
+    integer(c_int) :: kind_index
+    real(c_double) :: energy(5)
+    real(c_double) :: mass_fraction(6)
+    real(c_double) :: modal_mass
+  end type
+  type, bind(c) :: rdModesInfo
+    integer(c_int) :: solver
+    integer(c_int) :: symmetric
+    integer(c_int) :: converged
+    integer(c_int) :: restarts
+    integer(c_int) :: products
+    real(c_double) :: sigma
+    real(c_double) :: length
+    real(c_double) :: scale_hz
+    real(c_double) :: spin_rate
+    real(c_double) :: time
+  end type
+  type, bind(c) :: rdSsChannel
+    integer(c_int) :: kind
+    integer(c_int) :: index
+    integer(c_int) :: component
   end type
 
   ! the callbacks: write a procedure with one of these interfaces and pass c_funloc(it) where
@@ -1340,6 +1438,135 @@ module rodrigues
       type(rdCaseResult), intent(in) :: results
       character(kind=c_char), dimension(*), intent(in) :: dir
     end function
+    ! modal.h (the matrices and shapes column-major: a C array n x 6 is real(c_double) :: a(6, n))
+    type(rdLinearizeDef) function rd_defaultLinearizeDef() bind(c, name='rd_defaultLinearizeDef')
+      import :: rdLinearizeDef
+    end function
+    integer(c_int) function rd_linearize(model, data, def, lin) bind(c, name='rd_linearize')
+      import :: c_int, c_ptr, rdLinearizeDef
+      type(c_ptr), value :: model, data
+      type(rdLinearizeDef), intent(in), optional :: def
+      type(c_ptr), intent(out) :: lin
+    end function
+    subroutine rd_destroyLinearization(lin) bind(c, name='rd_destroyLinearization')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: lin
+    end subroutine
+    integer(c_int) function rd_getLinearizationInfo(lin, info) &
+        bind(c, name='rd_getLinearizationInfo')
+      import :: c_int, c_ptr, rdLinearizationInfo
+      type(c_ptr), value :: lin
+      type(rdLinearizationInfo), intent(out) :: info
+    end function
+    type(c_ptr) function rd_linearMatrixName_c(which) bind(c, name='rd_linearMatrixName')
+      import :: c_int, c_ptr
+      integer(c_int), value :: which
+    end function
+    ! compressed sparse columns, 0-based: ap(ncol + 1), ai(nnz), ax(nnz)
+    integer(c_int) function rd_getLinearMatrix(lin, which, nrow, ncol, nnz, ap, ai, ax) &
+        bind(c, name='rd_getLinearMatrix')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: lin
+      integer(c_int), value :: which
+      integer(c_int), intent(out), optional :: nrow, ncol, nnz
+      integer(c_int), intent(out), optional :: ap(*), ai(*)
+      real(c_double), intent(out), optional :: ax(*)
+    end function
+    integer(c_int) function rd_writeLinearMatrices(lin, dir) bind(c, name='rd_writeLinearMatrices')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: lin
+      character(kind=c_char), dimension(*), intent(in) :: dir
+    end function
+    type(rdModalDef) function rd_defaultModalDef() bind(c, name='rd_defaultModalDef')
+      import :: rdModalDef
+    end function
+    integer(c_int) function rd_computeModes(lin, def, modes) bind(c, name='rd_computeModes')
+      import :: c_int, c_ptr, rdModalDef
+      type(c_ptr), value :: lin
+      type(rdModalDef), intent(in), optional :: def
+      type(c_ptr), intent(out) :: modes
+    end function
+    subroutine rd_destroyModes(modes) bind(c, name='rd_destroyModes')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: modes
+    end subroutine
+    integer(c_int) function rd_modeCount(modes) bind(c, name='rd_modeCount')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: modes
+    end function
+    type(c_ptr) function rd_modeKindName_c(kind) bind(c, name='rd_modeKindName')
+      import :: c_int, c_ptr
+      integer(c_int), value :: kind
+    end function
+    integer(c_int) function rd_getMode(modes, k, info) bind(c, name='rd_getMode')
+      import :: c_int, c_ptr, rdModeInfo
+      type(c_ptr), value :: modes
+      integer(c_int), value :: k
+      type(rdModeInfo), intent(out) :: info
+    end function
+    ! re, im: real(c_double) :: re(6, nnode)
+    integer(c_int) function rd_getModeShape(modes, k, re, im) bind(c, name='rd_getModeShape')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: modes
+      integer(c_int), value :: k
+      real(c_double), intent(out), optional :: re(*), im(*)
+    end function
+    integer(c_int) function rd_getModesInfo(modes, info) bind(c, name='rd_getModesInfo')
+      import :: c_int, c_ptr, rdModesInfo
+      type(c_ptr), value :: modes
+      type(rdModesInfo), intent(out) :: info
+    end function
+    real(c_double) function rd_modeMac(a, i, b, j) bind(c, name='rd_modeMac')
+      import :: c_double, c_int, c_ptr
+      type(c_ptr), value :: a, b
+      integer(c_int), value :: i, j
+    end function
+    integer(c_int) function rd_writeModesCsv(modes, path) bind(c, name='rd_writeModesCsv')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: modes
+      character(kind=c_char), dimension(*), intent(in) :: path
+    end function
+    integer(c_int) function rd_writeModesNetcdf(modes, path) bind(c, name='rd_writeModesNetcdf')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: modes
+      character(kind=c_char), dimension(*), intent(in) :: path
+    end function
+    integer(c_int) function rd_writeModeVtk(modes, k, dir, frames, amplitude) &
+        bind(c, name='rd_writeModeVtk')
+      import :: c_int, c_double, c_ptr, c_char
+      type(c_ptr), value :: modes
+      integer(c_int), value :: k
+      character(kind=c_char), dimension(*), intent(in) :: dir
+      integer(c_int), value :: frames
+      real(c_double), value :: amplitude
+    end function
+    integer(c_int) function rd_stateSpace(lin, ninput, inputs, noutput, outputs, ss) &
+        bind(c, name='rd_stateSpace')
+      import :: c_int, c_ptr, rdSsChannel
+      type(c_ptr), value :: lin
+      integer(c_int), value :: ninput
+      type(rdSsChannel), intent(in) :: inputs(*)
+      integer(c_int), value :: noutput
+      type(rdSsChannel), intent(in) :: outputs(*)
+      type(c_ptr), intent(out) :: ss
+    end function
+    subroutine rd_destroyStateSpace(ss) bind(c, name='rd_destroyStateSpace')
+      import :: c_ptr
+      type(c_ptr), intent(inout) :: ss
+    end subroutine
+    ! a(nx, nx), b(nx, nu), c(ny, nx), d(ny, nu)
+    integer(c_int) function rd_getStateSpace(ss, nx, nu, ny, a, b, c, d) &
+        bind(c, name='rd_getStateSpace')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: ss
+      integer(c_int), intent(out), optional :: nx, nu, ny
+      real(c_double), intent(out), optional :: a(*), b(*), c(*), d(*)
+    end function
+    integer(c_int) function rd_writeStateSpace(ss, dir) bind(c, name='rd_writeStateSpace')
+      import :: c_int, c_ptr, c_char
+      type(c_ptr), value :: ss
+      character(kind=c_char), dimension(*), intent(in) :: dir
+    end function
     ! C library: the length of a C string
     integer(c_size_t) function rdf_strlen(s) bind(c, name='strlen')
       import :: c_size_t, c_ptr
@@ -1485,5 +1712,19 @@ contains
     integer(c_int), intent(in) :: state
     character(len=:), allocatable :: s
     s = rd_fstr(rd_caseStateName_c(state))
+  end function
+
+  ! the file name of linearization matrix `which` ("" if out of range)
+  function rd_linearMatrixName(which) result(s)
+    integer(c_int), intent(in) :: which
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_linearMatrixName_c(which))
+  end function
+
+  ! the name of a mode kind ("" if out of range)
+  function rd_modeKindName(kind) result(s)
+    integer(c_int), intent(in) :: kind
+    character(len=:), allocatable :: s
+    s = rd_fstr(rd_modeKindName_c(kind))
   end function
 end module rodrigues

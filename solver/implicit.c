@@ -2,6 +2,8 @@
 // Shared pieces of the implicit steppers (generalized-alpha, static).
 #include "solver/implicit.h"
 
+#include <math.h>
+
 #include "rodrigues/liegroup.h"
 #include "solver/assemble.h"
 #include "solver/pattern.h"
@@ -94,4 +96,32 @@ int rd_implicitFactor(rdData* d, rdLinSol* ls, const double* Ax) {
     d->stats.min_rcond = ls->rcond;
   }
   return st;
+}
+
+
+double rd_implicitConstraintScale(const rdModel* m, const double* Ax) {
+  const rdPattern* P = m->pattern;
+  double sum = 0;
+  int n = 0;
+  for (int c = 0; c < m->ndof; c++) {
+    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
+      if (P->Ai[p] == c && Ax[p] != 0) {
+        sum += fabs(Ax[p]);
+        n++;
+      }
+    }
+  }
+  return n > 0 && isfinite(sum) && sum > 0 ? sum / n : 1;
+}
+
+
+void rd_implicitScaleConstraints(const rdModel* m, double* Ax, double s) {
+  const rdPattern* P = m->pattern;
+  for (int c = 0; c < P->n; c++) {
+    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
+      if ((c >= m->ndof) != (P->Ai[p] >= m->ndof)) {
+        Ax[p] *= s;
+      }
+    }
+  }
 }

@@ -51,6 +51,16 @@ void rd_implicitUpdate(const rdModel* m, const double* qn, const double* dq, con
 // The status of rd_linsolFactor (> 0: singular).
 int rd_implicitFactor(rdData* d, rdLinSol* ls, const double* Ax);
 
+// The scale of the constraint blocks of a Newton matrix on the model's pattern (values Ax): the
+// mean |diagonal| of the node block. K can be 1e11 (steel beams) while B is O(1); unscaled,
+// [K B^T; B 0] is then singular to working precision (the twisted cantilever of
+// docs/benchmarks.md B4 failed). The system solved is [K sB^T; sB 0] [dx; dl/s] = [-r; -s phi].
+// 1 if the diagonal is empty or not finite.
+double rd_implicitConstraintScale(const rdModel* m, const double* Ax);
+
+// multiply the B and B^T blocks of the pattern values Ax by s
+void rd_implicitScaleConstraints(const rdModel* m, double* Ax, double s);
+
 // add the scaled error e of unknown k to the sum of squares of the error norm, remembering the
 // unknown with the largest (*worst, for the message when Newton does not converge)
 static inline void rd_implicitNormAdd(double e, int k, double* sum, double* big, int* worst) {

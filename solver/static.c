@@ -72,39 +72,6 @@ static void singular_message(const rdModel* m, int col, char* buf, int size) {
 }
 
 
-// Scale for the constraint blocks: the mean size of the stiffness diagonal. K can be 1e11
-// (steel beams) while B is O(1); unscaled, [K B^T; B 0] is then singular to working precision
-// (the twisted cantilever of docs/benchmarks.md B4 failed). The system solved is
-// [K sB^T; sB 0] [dx; dl/s] = [-r; -s phi].
-static double constraint_scale(const rdModel* m, const double* Ax) {
-  const rdPattern* P = m->pattern;
-  double sum = 0;
-  int n = 0;
-  for (int c = 0; c < m->ndof; c++) {
-    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
-      if (P->Ai[p] == c && Ax[p] != 0) {
-        sum += fabs(Ax[p]);
-        n++;
-      }
-    }
-  }
-  return n > 0 && isfinite(sum) && sum > 0 ? sum / n : 1;
-}
-
-
-// multiply the B and B^T blocks of Ax by s
-static void scale_constraints(const rdModel* m, double* Ax, double s) {
-  const rdPattern* P = m->pattern;
-  for (int c = 0; c < P->n; c++) {
-    for (int p = P->Ap[c]; p < P->Ap[c + 1]; p++) {
-      if ((c >= m->ndof) != (P->Ai[p] >= m->ndof)) {
-        Ax[p] *= s;
-      }
-    }
-  }
-}
-
-
 // Newton for equilibrium at pseudo-time t1 from the current state
 static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, double h) {
   rdState* s = &d->s;
@@ -139,9 +106,9 @@ static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, 
     rd_redundantMask(m, d, w->r, NULL, reuse ? NULL : w->Ax);
     if (!reuse && ncon > 0) {
       if (iter == 1) {
-        cs = constraint_scale(m, w->Ax);  // kept while a factorization is reused
+        cs = rd_implicitConstraintScale(m, w->Ax);  // kept while a factorization is reused
       }
-      scale_constraints(m, w->Ax, cs);
+      rd_implicitScaleConstraints(m, w->Ax, cs);
     }
     for (int k = 0; k < ndof; k++) {
       w->sol[k] = -w->r[k];

@@ -11,7 +11,7 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
 $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends \
   build-essential gfortran meson ninja-build pkg-config python3 \
   libfyaml-dev libsuitesparse-dev liblapacke-dev libopenblas-dev libmuparser-dev \
-  libgsl-dev libnetcdf-dev gnuplot-nox clang-format libopenmpi-dev openmpi-bin \
+  libgsl-dev libnetcdf-dev libarpack2-dev gnuplot-nox clang-format libopenmpi-dev openmpi-bin \
   g++ cmake libudunits2-0 \
   python3-cffi python3-numpy python3-pytest python3-pandas python3-xarray python3-netcdf4 \
   python3-vtk9 clang libclang-rt-14-dev >/dev/null

@@ -18,6 +18,7 @@
 #include "rodrigues/geometry.h"
 #include "rodrigues/import.h"
 #include "rodrigues/liegroup.h"
+#include "rodrigues/modal.h"
 #include "rodrigues/model.h"
 #include "rodrigues/output.h"
 #include "rodrigues/output_netcdf.h"

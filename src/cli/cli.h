@@ -36,6 +36,8 @@ int cmd_options(int argc, char** argv);
 int cmd_converge(int argc, char** argv);
 int cmd_import(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
+int cmd_modes(int argc, char** argv);
+int cmd_campbell(int argc, char** argv);
 
 // ---------------------------------------------------------------------------------------------
 // arguments and loading shared by the commands that read a deck (common.c)
@@ -219,6 +221,73 @@ typedef struct convRun_ {
   long steps, loads;
   double wall;
 } convRun;
+
+// ---------------------------------------------------------------------------------------------
+// linearization and modes (modal_args.c): what rodrigues modes and rodrigues campbell share
+
+#define CLI_MAX_CHANNELS 64  // state-space inputs, outputs
+#define CLI_MAX_RAYS 16      // Campbell diagram: the k-per-revolution rays
+
+typedef struct cliModalArgs_ {
+  int count;                         // --count N: modes
+  const char* at;                    // --at initial | static | t=T
+  double at_time;                    // T of --at t=T
+  double spin_rpm;                   // --spin-rpm R
+  double axis[3];                    // --spin-axis X,Y,Z
+  int has_axis;                      // given
+  double center[3];                  // --spin-center X,Y,Z
+  double flap[3];                    // --flap-axis X,Y,Z
+  int solver;                        // --solver auto | dense | arpack (rdEigenSolver)
+  int export_matrices;               // --export-matrices
+  int vtk;                           // 0 with --no-vtk
+  int frames;                        // --frames N (0: the library's default)
+  double amplitude;                  // --amplitude A (0: the library's default)
+  const char* in[CLI_MAX_CHANNELS];  // --ss-input KIND:NAME:COMPONENT
+  int nin;
+  const char* out[CLI_MAX_CHANNELS];  // --ss-output KIND:NAME:COMPONENT
+  int nout;
+  double speeds[3];  // campbell --speeds FROM:TO:STEP (rpm)
+  int has_speeds;
+  int rays[CLI_MAX_RAYS];  // campbell --rays 1,3,6
+  int nray;
+} cliModalArgs;
+
+// Take the modal options (campbell != 0: those of rodrigues campbell) out of argv; the rest
+// (argv[0] first, then the deck's arguments) into rest (argc + 1 pointers), their number into
+// *rest_argc. CLI_OK, or CLI_USAGE with the error printed.
+int cli_parseModalArgs(int argc, char** argv, int campbell, cliModalArgs* o, int* rest_argc,
+                       char** rest);
+
+// The start of rodrigues modes (campbell 0) or campbell (1): the modal options into o, the rest
+// into args (cli_parseDeckArgs); with --help the usage is printed (args->help set, CLI_OK).
+// CLI_OK, or the exit code with the error printed. Call cli_freeDeckArgs in any case.
+int cli_startModalCommand(int argc, char** argv, int campbell, const char* usage, cliModalArgs* o,
+                          cliDeckArgs* args);
+
+// Load the deck at the operating point of o->at into s (model, data): the initial state
+// (rd_initialize; a deck of a rigid-body method is read with solver.method generalized_alpha),
+// the static equilibrium at solver.final_time (read with solver.method static and run), or the
+// state of its run at time T. CLI_OK, or the exit code with the error printed.
+int cli_operatingPoint(const cliDeckArgs* a, const cliModalArgs* o, cliSession* s);
+
+// the linearization's definition: the spin of o at rpm (rev/min), a steady state or not
+rdLinearizeDef cli_linearizeDef(const cliModalArgs* o, double rpm, int steady);
+
+// the modes' definition of o (the flap axis: --flap-axis, else the spin axis)
+rdModalDef cli_modalDef(const cliModalArgs* o);
+
+// ---------------------------------------------------------------------------------------------
+// figures (gnuplot.c)
+
+// write s as a gnuplot single-quoted string (a quote is doubled)
+void cli_gnuplotQuoted(FILE* f, const char* s);
+
+// line colour k (cycling through a dozen), "#rrggbb"
+const char* cli_plotColor(int k);
+
+// run gnuplot on `script`: 0 if it drew, 1 if gnuplot is not installed, -1 if it failed (both
+// said on stderr, "rodrigues CMD: ...")
+int cli_runGnuplot(const char* script, const char* cmd);
 
 // DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
 // DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it

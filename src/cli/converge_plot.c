@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
 
@@ -17,47 +15,6 @@ static void put_plot_value(FILE* f, double x) {
   } else {
     fputs(" NaN", f);
   }
-}
-
-
-// write a gnuplot single-quoted string (a quote is doubled)
-static void put_quoted(FILE* f, const char* s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') {
-      fputc('\'', f);
-    }
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
-
-
-// line colours, distinct enough for a dozen methods
-static const char* const colors[] = {"#000000", "#e41a1c", "#377eb8", "#4daf4a",
-                                     "#984ea3", "#ff7f00", "#a65628", "#f781bf",
-                                     "#17becf", "#999999", "#bcbd22", "#1f3a93"};
-#define NCOLOR ((int)(sizeof(colors) / sizeof(colors[0])))
-
-
-// 1 if `prog` is an executable file in a directory of PATH
-static int in_path(const char* prog) {
-  const char* path = getenv("PATH");
-  if (!path) {
-    path = "/usr/bin:/bin";
-  }
-  char buf[4096];
-  while (*path) {
-    size_t n = strcspn(path, ":");
-    if (n > 0 && n + strlen(prog) + 2 < sizeof(buf)) {
-      snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog);
-      if (access(buf, X_OK) == 0) {
-        return 1;
-      }
-    }
-    path += n + (path[n] == ':');
-  }
-  return 0;
 }
 
 
@@ -129,15 +86,15 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
       fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
-      put_quoted(f, png);
+      cli_gnuplotQuoted(f, png);
     } else {
       fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
-      put_quoted(f, svg);
+      cli_gnuplotQuoted(f, svg);
     }
     fputs("\nset multiplot layout 1,2 title ", f);
     char title[512];
     snprintf(title, sizeof(title), "%s: convergence at the final time", base);
-    put_quoted(f, title);
+    cli_gnuplotQuoted(f, title);
     fputs(" noenhanced\n", f);
     for (int panel = 0; panel < 2; panel++) {
       // as in Krysl & Endres 2005's figures: body angular momentum on the left, attitude on the
@@ -146,10 +103,10 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
               panel == 0 ? "|{/Symbol P} - {/Symbol P}_{ref}|" : "|R - R_{ref}|_2");
       for (int k = 0; k < nplot; k++) {
         fputs(k ? ", \\\n     " : "", f);
-        put_quoted(f, dat);
+        cli_gnuplotQuoted(f, dat);
         fprintf(f, " index %d using 1:%d with linespoints pt %d lw 1.5 lc rgb '%s' title ", k,
-                panel ? 2 : 3, (k % 13) + 1, colors[k % NCOLOR]);
-        put_quoted(f, drawn[k]);
+                panel ? 2 : 3, (k % 13) + 1, cli_plotColor(k));
+        cli_gnuplotQuoted(f, drawn[k]);
         fputs(" noenhanced", f);
       }
       fputs("\n", f);
@@ -162,34 +119,7 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
   }
   f = NULL;
 
-  if (!in_path("gnuplot")) {
-    fprintf(stderr,
-            "rodrigues converge: gnuplot not found in PATH: no plots drawn "
-            "(the script is %s)\n",
-            gp);
-    ret = 1;
-    goto done;
-  }
-  fflush(stdout);
-  fflush(stderr);
-  pid_t pid = fork();
-  if (pid < 0) {
-    fprintf(stderr, "rodrigues converge: cannot start gnuplot: %s\n", strerror(errno));
-    goto done;
-  }
-  if (pid == 0) {
-    char* args[] = {"gnuplot", gp, NULL};
-    execvp("gnuplot", args);
-    _exit(127);
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "rodrigues converge: gnuplot failed on %s\n", gp);
-    goto done;
-  }
-  ret = 0;
+  ret = cli_runGnuplot(gp, "converge");
 done:
   if (f) {
     fclose(f);

@@ -56,3 +56,10 @@ void rd_jsonString(FILE* f, const char* str) {
   }
   fputc('"', f);
 }
+
+
+void rd_jsonKey(FILE* f, int indent, const char* key) {
+  fprintf(f, "%*s", indent, "");
+  rd_jsonString(f, key);
+  fputs(": ", f);
+}

@@ -12,4 +12,7 @@ void rd_jsonNumber(FILE* f, double x);
 // valid UTF-8 become U+FFFD so that the file always parses
 void rd_jsonString(FILE* f, const char* s);
 
+// `indent` spaces, the key as a string, then ": "
+void rd_jsonKey(FILE* f, int indent, const char* key);
+
 #endif  // RD_JSON_WRITE_H

@@ -17,13 +17,6 @@ static const char* const node_fields[16] = {"x",  "y",  "z",  "qw", "qx", "qy", 
                                             "vy", "vz", "wx", "wy", "wz", "Wx", "Wy", "Wz"};
 
 
-static void put_key(FILE* f, int indent, const char* key) {
-  fprintf(f, "%*s", indent, "");
-  rd_jsonString(f, key);
-  fputs(": ", f);
-}
-
-
 static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunStatus* run) {
   rdStats st = d->stats;
   double wall_time = run->wall_time;
@@ -31,30 +24,30 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
   (void)rd_getEnergy(m, d, &ke, &pe);
 
   fputs("{\n", f);
-  put_key(f, 2, "version");
+  rd_jsonKey(f, 2, "version");
   rd_jsonString(f, rd_version());
   fputs(",\n", f);
-  put_key(f, 2, "status");
+  rd_jsonKey(f, 2, "status");
   rd_jsonString(f, run->status ? run->status : "ok");
   fputs(",\n", f);
   if (run->error) {
-    put_key(f, 2, "error");
+    rd_jsonKey(f, 2, "error");
     rd_jsonString(f, run->error);
     fputs(",\n", f);
   }
   if (run->rows >= 0) {
     fprintf(f, "  \"history_rows\": %ld,\n", run->rows);
   }
-  put_key(f, 2, "method");
+  rd_jsonKey(f, 2, "method");
   rd_jsonString(f, rd_methodName(m->opt.method));
   fputs(",\n", f);
   rdModelInfo info;
   if (rd_modelInfo(m, &info) == RD_OK && info.linear_solver) {
-    put_key(f, 2, "linear_solver");
+    rd_jsonKey(f, 2, "linear_solver");
     rd_jsonString(f, info.linear_solver);
     fputs(",\n", f);
   }
-  put_key(f, 2, "time");
+  rd_jsonKey(f, 2, "time");
   rd_jsonNumber(f, d->s.t);
   fputs(",\n", f);
 
@@ -85,11 +78,11 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
           "    \"unchecked_constraints\": %d,\n",
           st.steps, st.rejected_steps, st.newton_iterations, st.factorizations, st.load_evaluations,
           st.redundant_constraints, st.unchecked_constraints);
-  put_key(f, 4, "min_step");
+  rd_jsonKey(f, 4, "min_step");
   rd_jsonNumber(f, st.min_step);
   fputs(",\n", f);
   fprintf(f, "    \"max_newton_iterations\": %d,\n", st.max_newton_iterations);
-  put_key(f, 4, "wall_time");
+  rd_jsonKey(f, 4, "wall_time");
   rd_jsonNumber(f, wall_time);
   // the first rejected steps: when, how large, why
   fputs(",\n    \"step_cuts\": [", f);
@@ -124,7 +117,7 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
     double s[16];
     (void)rd_getNodeState(m, d, i, s, s + 3, s + 7, s + 10, s + 13);
     fputs(i ? ",\n" : "\n", f);
-    put_key(f, 4, m->node_name[i]);
+    rd_jsonKey(f, 4, m->node_name[i]);
     fputc('{', f);
     for (int c = 0; c < 16; c++) {
       fprintf(f, "%s\"%s\": ", c ? ", " : "", node_fields[c]);

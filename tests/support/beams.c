@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Beam sections of the benchmarks and straight beams on Gauss-Lobatto-Legendre nodes.
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "elements/beam.h"
@@ -30,6 +31,13 @@ void model_diag6(double A[36], const double d[6]) {
 
 int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
                       const char* name, int* nodes) {
+  rdBeamDef proto = rd_defaultBeamDef();
+  return model_addGllBeamsLike(s, E, P, L, K, M, name, nodes, &proto);
+}
+
+
+int model_addGllBeamsLike(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
+                          const char* name, int* nodes, const rdBeamDef* proto) {
   double xi[RD_BEAM_MAX_NODES];
   if (E < 1 || P < 2 || P > RD_BEAM_MAX_NODES) {
     return RD_ERR_ARG;
@@ -58,7 +66,7 @@ int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], con
   }
   double station = 0;
   for (int e = 0; e < E; e++) {
-    rdBeamDef b = rd_defaultBeamDef();
+    rdBeamDef b = *proto;
     if (E == 1) {
       snprintf(label, sizeof(label), "%s", name);
     } else {
@@ -79,4 +87,24 @@ int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], con
     }
   }
   return 0;
+}
+
+
+rdSpec* model_cantilever(rdContext* ctx, int E, int P, double L, const double K[36],
+                         const double M[36]) {
+  rdSpec* s = NULL;
+  if (rd_createSpec(ctx, &s) != RD_OK) {
+    return NULL;
+  }
+  int* nodes = malloc(sizeof(int) * (size_t)(E * (P - 1) + 1));
+  int st = nodes ? model_addGllBeams(s, E, P, L, K, M, "beam", nodes) : RD_ERR_NOMEM;
+  if (st == 0) {
+    st = model_addClamp(s, nodes[0]);
+  }
+  free(nodes);
+  if (st < 0) {
+    printf("cantilever: %s\n", rd_lastError(ctx));
+    rd_destroySpec(&s);
+  }
+  return s;
 }

@@ -93,6 +93,16 @@ void model_diag6(double A[36], const double d[6]);
 int model_addGllBeams(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
                       const char* name, int* nodes);
 
+// the same with the other fields of every element's definition (damping, quadrature, options)
+// taken from proto (nodes, sections and span set here)
+int model_addGllBeamsLike(rdSpec* s, int E, int P, double L, const double K[36], const double M[36],
+                          const char* name, int* nodes, const rdBeamDef* proto);
+
+// a cantilever: model_addGllBeams (E elements of P nodes along x over [0, L], one section K,
+// M) with its first node clamped ("root"); NULL on failure, the error printed
+rdSpec* model_cantilever(rdContext* ctx, int E, int P, double L, const double K[36],
+                         const double M[36]);
+
 // ---------------------------------------------------------------------------------------------
 // from a spec or a deck to an initialized model (make.c)
 
