@@ -83,9 +83,14 @@ cmp -s d/history.csv history.before && cmp -s d/summary.json summary.before && p
   pass || fail "the failed run's rows or status are missing: $(ls d/incomplete)"
 
 # --- finding 4: two runs into one directory: the second is refused, the first is whole
-"$exe" run "$top" -o two --set solver.final_time=30 --set output.every=10 >/dev/null 2>two.err &
+# (about 10 s of work; the second run starts once the first holds the directory's lock)
+"$exe" run "$top" -o two --set solver.final_time=300 --set output.every=100 >/dev/null 2>two.err &
 first=$!
-sleep 1
+i=0
+while [ ! -e two/.rodrigues.lock ] && [ $i -lt 300 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
 run "$exe" run "$top" -o two --set solver.final_time=0.1
 expect 4 "'two' is being written by another run \\(process $first\\)" "a second run into one directory"
 wait $first
