@@ -54,7 +54,8 @@ typedef enum rdObjKind_ {
   RD_OBJ_TIMEFN,
   RD_OBJ_TORQUE,
   RD_OBJ_OPTION,
-  RD_OBJ_BEAM,  // beam elements (rds_addBeam): their own index space, element names
+  RD_OBJ_BEAM,       // beam elements (rds_addBeam): their own index space, element names
+  RD_OBJ_SUBSYSTEM,  // rigid subsystems of mixed stepping (rds_addSubsystem)
   RD_OBJ_COUNT
 } rdObjKind;
 
@@ -437,6 +438,36 @@ RD_API rdUserElementDef rd_defaultUserElementDef(void);
 // Add a user element. Returns its index (in its own index space) or RD_ERR_ARG. Node indices
 // are checked by rd_compile; the sparse pattern couples all nodes of the element.
 RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// mixed stepping: rigid subsystems advanced by a rigid-body method inside generalized-alpha
+
+// A rigid subsystem (docs/mixed.md): rigid bodies that one of the rigid-body methods of
+// solver.method (RD_METHOD_NMB ... RD_METHOD_AKW, model.h) advances with `substeps` sub-steps
+// inside every generalized-alpha step of the rest of the model, which solver.method must then
+// be (RD_METHOD_GENERALIZED_ALPHA). Each body is free, pinned to the ground by a spherical
+// joint, or pinned by a spherical joint to a node of the flexible part whose position is the
+// joint's point; springs, bushings, user elements and load callbacks may tie it to the rest.
+// rd_compile refuses, naming the objects, what the partition cannot do (a body in two
+// subsystems, a node without a rigid body, a beam or point-mass node, joints between bodies,
+// other joint types, elements between two subsystems, ...). Node names and outputs are those of
+// the model without subsystems.
+typedef struct rdSubsystemDef_ {
+  const char* name;  // unique subsystem name (required)
+  int nbody;         // number of bodies, >= 1
+  const int* nodes;  // nbody rigid nodes, each carrying one rigid_body element (copied)
+  int method;        // rdMethod of the bodies, a rigid-body method (default RD_METHOD_LIEMID_EA)
+  int substeps;      // sub-steps per generalized-alpha step, >= 1 (default 1)
+  int cookie_;
+} rdSubsystemDef;
+
+// Default subsystem definition: no bodies yet, liemid_ea, one sub-step.
+RD_API rdSubsystemDef rd_defaultSubsystemDef(void);
+
+// Add a rigid subsystem. Returns its index (RD_OBJ_SUBSYSTEM) or RD_ERR_ARG (missing or
+// duplicate name, no nodes, a node listed twice, substeps < 1, a method that is not a
+// rigid-body method). Node references and what the bodies are tied to are checked by rd_compile.
+RD_API int rds_addSubsystem(rdSpec* spec, const rdSubsystemDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // gravity, options, outputs
