@@ -77,7 +77,7 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
     if (skip && skip[m->torque[i].def.node]) {
       continue;
     }
-    int st = rd_torqueLawEval(m, i, t, q, torque);
+    int st = rd_torqueLawEval(m, i, t, q, v, torque);
     if (st != RD_OK) {
       return st;
     }

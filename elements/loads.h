@@ -44,8 +44,10 @@ int rd_hostLoads(const rdModel* m, rdData* d, int i, double t, const double* q, 
 int rd_hostLoadJacobian(const rdModel* m, rdData* d, int i, double t, const double* q,
                         const double* v, double** K, double** C);
 
-// torque of torque law i at (t, q) on its node, global frame. RD_OK or a callback status.
-int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, double torque[3]);
+// torque of torque law i at (t, q, v) on its node, global frame (q nnode x 7, v nnode x 6; the
+// formulas read the node's angular velocity). RD_OK or a callback status.
+int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, const double* v,
+                     double torque[3]);
 
 // potential energy of the torque laws that derive from a potential (coulomb wall)
 double rd_torqueLawPotential(const rdModel* m, const double* q);

@@ -57,6 +57,7 @@ typedef struct mxSub_ {
   rgView* v;
   rgStep step;
   int substeps;
+  int predictor;        // rdSubsystemPredictor
   int coupled;          // tied to the flexible part (elements, callbacks, user elements, pivots)
   int nif;              // flexible nodes its loads read
   int* ifnode;          // nif
@@ -329,6 +330,7 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
   s->w = w;
   s->step = rg_stepFor(b->method);
   s->substeps = b->substeps;
+  s->predictor = b->predictor;
   rg_viewSubsystem(m, k, s->v, mem);
   s->v->loads = mx_loads;
   s->v->ext = s;
@@ -584,33 +586,25 @@ static int mx_loads(const rdModel* m, rdData* d, rgView* v, double t, const doub
 // ---------------------------------------------------------------------------------------------
 // bodies on moving pivots: condensed into the flexible step
 
-// M_eff and f0 of pivot p from its body's state in d (the end of a pass): with c the pivot ->
-// centre of mass (body frame), J_p the inertia about the pivot, T the torque about it of the
-// loads but the pivot's motion and F their force (the memory's torque and force were those
-// with the weight m (g - pa)):
+// M_eff and f0 of pivot p from its body's state in d (the end of the step as predicted, or the
+// start), with T the body-frame torque about the pivot and F the force of the body's loads and
+// of the weight m (g - pa) (a rigid step's torque and force): with c the pivot -> centre of mass
+// (body frame), J_p the inertia about the pivot and T, F without the pivot's motion,
 //   A0 = J_p^-1 (T - W x J_p W),  f0 = F - m R (W x (W x c)) + m R (c x A0),
 //   M_eff = m I - m^2 R [c]^T J_p^-1 [c] R^T
-// so that the force on the pivot is f0 - M_eff p'' (docs/mixed.md, "Joint coupling")
-static void condense(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p) {
-  const mxSub* s = &w->sub[p->sub];
-  const rgBody* b = &s->v->body[p->body];
-  const rgMem* mem = &s->v->mem[p->body];
-  int meth = m->sub[p->sub].method;
+// so that the force of the body on the pivot is f0 - M_eff p'' (docs/mixed.md, "Joint coupling")
+static void condense(const rdData* d, const mxWork* w, mxPivot* p, const double Tw[3],
+                     const double Fw[3]) {
+  const rgBody* b = &w->sub[p->sub].v->body[p->body];
   const double* q = d->s.q + 7 * b->node + 3;
   const double* W = d->s.v + 6 * b->node + 3;
   double T[3], F[3], pab[3], cp[3];
-  int body_frame = meth == RD_METHOD_NMB || meth == RD_METHOD_LIEMID_E1 ||
-                   meth == RD_METHOD_LIEMID_E2 || meth == RD_METHOD_LIEMID_EA;
-  if (body_frame) {
-    v3_copy(T, mem->T);
-  } else {
-    q4_rotateInv(T, q, mem->tau);
-  }
   // undo the pivot's acceleration: T += m c x (R^T pa), F += m pa
   q4_rotateInv(pab, q, p->pa);
   v3_cross(cp, b->c, pab);
+  v3_copy(T, Tw);
   v3_axpy(T, b->mass, cp);
-  v3_copy(F, mem->f);
+  v3_copy(F, Fw);
   v3_axpy(F, b->mass, p->pa);
   double JW[3], g[3], A0[3], wc[3], wwc[3], ca[3], loc[3], glob[3];
   m3_mulv(JW, b->J, W);
@@ -638,7 +632,24 @@ static void condense(const rdModel* m, const rdData* d, const mxWork* w, mxPivot
 }
 
 
-// the held motion of the flexible step: the subsystem nodes' state now; and the pivots
+// condense pivot p from the memory of its subsystem's method (the end of a step or the start)
+static void condense_memory(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p) {
+  const rgMem* mem = &w->sub[p->sub].v->mem[p->body];
+  int meth = m->sub[p->sub].method;
+  // the methods keep the torque current in the body frame or in the spatial one (rigid.h)
+  int body_frame = meth == RD_METHOD_NMB || meth == RD_METHOD_LIEMID_E1 ||
+                   meth == RD_METHOD_LIEMID_E2 || meth == RD_METHOD_LIEMID_EA;
+  double T[3];
+  if (body_frame) {
+    v3_copy(T, mem->T);
+  } else {
+    q4_rotateInv(T, d->s.q + 7 * w->sub[p->sub].v->body[p->body].node + 3, mem->tau);
+  }
+  condense(d, w, p, T, mem->f);
+}
+
+
+// the held motion of the flexible step: the subsystem nodes' state now
 static void hold_now(const rdModel* m, rdData* d, mxWork* w) {
   for (int i = 0; i < m->nnode; i++) {
     if (w->held[i]) {
@@ -646,9 +657,6 @@ static void hold_now(const rdModel* m, rdData* d, mxWork* w) {
       memcpy(w->hv + 6 * i, d->s.v + 6 * i, 6 * sizeof(double));
       memcpy(w->hvd + 6 * i, d->s.vd + 6 * i, 6 * sizeof(double));
     }
-  }
-  for (int k = 0; k < w->npiv; k++) {
-    condense(m, d, w, &w->piv[k]);
   }
 }
 
@@ -767,6 +775,51 @@ static void restore_sub(const rdModel* m, rdData* d, mxSub* s) {
 }
 
 
+// the Taylor predictor of subsystem s: its bodies at t_n + H extrapolated from t_n (into the
+// state; the corrector pass starts again from the copy of t_n), x + H v + H^2/2 a,
+// R exp(H W + H^2/2 W'), v + H a, W + H W', the accelerations kept; a body on a moving pivot
+// condensed from its loads evaluated there (one evaluation)
+static int taylor(const rdModel* m, rdData* d, mxSub* s) {
+  mxWork* w = s->w;
+  rgView* v = s->v;
+  double H = w->H;
+  for (int i = 0; i < v->nb; i++) {
+    int n = v->body[i].node;
+    double* q = d->s.q + 7 * n;
+    double* u = d->s.v + 6 * n;
+    const double* a = d->s.vd + 6 * n;
+    double psi[3], dq[4], r[4];
+    for (int k = 0; k < 3; k++) {
+      q[k] += H * (u[k] + 0.5 * H * a[k]);
+      psi[k] = H * (u[3 + k] + 0.5 * H * a[3 + k]);
+    }
+    for (int k = 0; k < 6; k++) {
+      u[k] += H * a[k];
+    }
+    rdu_rotvecToQuat(dq, psi);
+    q4_mul(r, q + 3, dq);
+    rdu_quatNormalize(q + 3, r);
+  }
+  int pivoted = 0;
+  for (int i = 0; i < v->nb; i++) {
+    pivoted |= s->piv[i] >= 0;
+  }
+  if (!pivoted) {
+    return RD_OK;
+  }
+  // the loads at the end (the velocities as extrapolated: the sub-step starts there)
+  d->s.t = w->tn + H;
+  int st = rg_loadsBody(m, d, v, d->s.t, d->s.q, 0);
+  d->s.t = w->tn;
+  for (int i = 0; st == RD_OK && i < v->nb; i++) {
+    if (s->piv[i] >= 0) {
+      condense(d, w, &w->piv[s->piv[i]], v->sc[i].T, v->sc[i].f);
+    }
+  }
+  return st;
+}
+
+
 // predictor: the coupled subsystems' predictor passes (all of them with all = 1: the split step
 // shows every body at t_n + H), the held motion, generalized-alpha's predictor
 static int predict(const rdModel* m, rdData* d, double H, int all) {
@@ -782,8 +835,15 @@ static int predict(const rdModel* m, rdData* d, double H, int all) {
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
     mxSub* s = &w->sub[k];
     memcpy(s->save, s->v->mem, (size_t)s->v->nb * sizeof(rgMem));
-    if (s->coupled || all) {
+    if (s->predictor == RD_SUBSYSTEM_PREDICT_SUBSTEPS && (s->coupled || all)) {
       st = run_pass(m, d, s);
+      for (int i = 0; st == RD_OK && i < s->v->nb; i++) {
+        if (s->piv[i] >= 0) {
+          condense_memory(m, d, w, &w->piv[s->piv[i]]);
+        }
+      }
+    } else if (s->coupled || all) {
+      st = taylor(m, d, s);
     }
   }
   if (st != RD_OK) {
@@ -860,6 +920,9 @@ static int mx_initialize(const rdModel* m, rdData* d) {
     return st;
   }
   hold_now(m, d, w);
+  for (int k = 0; k < w->npiv; k++) {
+    condense_memory(m, d, w, &w->piv[k]);
+  }
   d->load_skip = w->held;
   st = GA->initialize(m, d);
   d->load_skip = NULL;

@@ -338,7 +338,11 @@ RD_API int rds_addLoad(rdSpec* spec, const rdLoadDef* def);
 typedef enum rdTorqueLawType_ {
   RD_TORQUE_COULOMB_WALL = 0,  // Krysl & Endres 2005 §3.6: (-(a+R33)^-2 + c (a+R33)^-11)
                                // (-R23, R13, 0)
-  RD_TORQUE_EXPRESSION,        // three formulas of t, r11..r33 (muparser syntax)
+  RD_TORQUE_EXPRESSION,        // three formulas (muparser syntax) of t, the rotation matrix
+                               // r11..r33 and the angular velocity, global w1..w3 and body
+                               // W1..W3 (implicit steppers take the law as given in Newton;
+                               // the rigid steppers evaluate it at the step's start velocity,
+                               // the subsystems of mixed stepping at the predicted one)
   RD_TORQUE_CALLBACK           // user function
 } rdTorqueLawType;
 
@@ -452,16 +456,28 @@ RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
 // subsystems, a node without a rigid body, a beam or point-mass node, joints between bodies,
 // other joint types, elements between two subsystems, ...). Node names and outputs are those of
 // the model without subsystems.
+// What the flexible part's step sees of a subsystem tied to it (docs/mixed.md, "The step").
+typedef enum rdSubsystemPredictor_ {
+  // the bodies' motion at the end of the step extrapolated from its start (x + H v + H^2/2 a,
+  // R exp(H W + H^2/2 W')): no evaluation of the subsystem's loads, but one where a body is
+  // pinned to the flexible part (default)
+  RD_SUBSYSTEM_PREDICT_TAYLOR = 0,
+  // a pass of the sub-steps with the flexible motion extrapolated: the loads are evaluated
+  // twice per sub-step (this pass and the final one)
+  RD_SUBSYSTEM_PREDICT_SUBSTEPS
+} rdSubsystemPredictor;
+
 typedef struct rdSubsystemDef_ {
   const char* name;  // unique subsystem name (required)
   int nbody;         // number of bodies, >= 1
   const int* nodes;  // nbody rigid nodes, each carrying one rigid_body element (copied)
   int method;        // rdMethod of the bodies, a rigid-body method (default RD_METHOD_LIEMID_EA)
   int substeps;      // sub-steps per generalized-alpha step, >= 1 (default 1)
+  rdSubsystemPredictor predictor;  // default RD_SUBSYSTEM_PREDICT_TAYLOR
   int cookie_;
 } rdSubsystemDef;
 
-// Default subsystem definition: no bodies yet, liemid_ea, one sub-step.
+// Default subsystem definition: no bodies yet, liemid_ea, one sub-step, Taylor predictor.
 RD_API rdSubsystemDef rd_defaultSubsystemDef(void);
 
 // Add a rigid subsystem. Returns its index (RD_OBJ_SUBSYSTEM) or RD_ERR_ARG (missing or

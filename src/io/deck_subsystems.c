@@ -9,7 +9,9 @@
 #include "src/core/core.h"
 #include "src/io/deck_impl.h"
 
-static const char* const subsystem_keys[] = {"name", "bodies", "method", "substeps", NULL};
+static const char* const subsystem_keys[] = {"name",     "bodies",    "method",
+                                             "substeps", "predictor", NULL};
+static const char* const predictors[] = {"taylor", "substeps", NULL};  // rdSubsystemPredictor
 
 // the rigid-body methods, in rdMethod order from RD_METHOD_NMB
 static const char* const rigid_methods[] = {
@@ -96,6 +98,10 @@ static int read_subsystem(rdDeck* dk, struct fy_node* map, struct fy_node* root,
   if (st >= 0) {
     st = rd_deckGetReal(dk, map, "substeps", 0, &sub);
   }
+  int predictor = RD_SUBSYSTEM_PREDICT_TAYLOR;
+  if (st >= 0) {
+    st = rd_deckGetEnum(dk, map, "predictor", predictors, 0, &predictor);
+  }
   if (st >= 0 && (sub != floor(sub) || sub < 1 || sub > 1e6)) {
     st = rd_deckError(dk, rd_deckLookup(map, "substeps", NULL),
                       "'substeps' must be a whole number from 1 to 1000000, got %g", sub);
@@ -107,6 +113,7 @@ static int read_subsystem(rdDeck* dk, struct fy_node* map, struct fy_node* root,
   def.nodes = nodes;
   def.method = RD_METHOD_NMB + method;
   def.substeps = (int)sub;
+  def.predictor = (rdSubsystemPredictor)predictor;
   int idx = rds_addSubsystem(dk->spec, &def);
   if (idx < 0) {
     return rd_deckRelay(dk, map, idx);

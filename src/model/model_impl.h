@@ -63,7 +63,8 @@ typedef struct rdSubsystem_ {
   char* name;
   const char* origin;
   int method;    // rdMethod, a rigid-body method
-  int substeps;  // sub-steps per generalized-alpha step, >= 1
+  int substeps;   // sub-steps per generalized-alpha step, >= 1
+  int predictor;  // rdSubsystemPredictor
   int nbody;
   int* node;    // nbody: the bodies' nodes, in the order given
   int* pivot;   // nbody: the spherical joint that pins the body, -1 if it is free

@@ -715,7 +715,8 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
         if (!def->expression[k]) {
           return RD_ERROR(ctx, RD_ERR_ARG, "torque law '%s': needs three expressions", def->name);
         }
-        if (rd_exprCheck(ctx, def->expression[k], "t r11 r12 r13 r21 r22 r23 r31 r32 r33",
+        if (rd_exprCheck(ctx, def->expression[k],
+                         "t r11 r12 r13 r21 r22 r23 r31 r32 r33 w1 w2 w3 W1 W2 W3",
                          def->name) < 0) {
           return RD_ERR_ARG;
         }
@@ -951,6 +952,11 @@ int rds_addSubsystem(rdSpec* s, const rdSubsystemDef* def) {
                     "subsystem '%s': method '%s' is not a rigid-body method (nmb, nms, liemid_e1, "
                     "liemid_e2, liemid_ea, liemid_i, sw, hstagm, akw)",
                     def->name, nm ? nm : "?");
+  }
+  if (def->predictor != RD_SUBSYSTEM_PREDICT_TAYLOR &&
+      def->predictor != RD_SUBSYSTEM_PREDICT_SUBSTEPS) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "subsystem '%s': unknown predictor %d", def->name,
+                    (int)def->predictor);
   }
   rdSubsystemDef d = *def;
   return push_with_nodes(s, &s->subsystems, &d, sizeof(d), &d.name, &d.nodes, d.nbody);

@@ -509,7 +509,7 @@ static int compile_torques(const rdSpec* s, rdModel* m) {
         char owner[256];
         snprintf(owner, sizeof(owner), "torque law '%s' component %d", tl->def.name, k + 1);
         int st = rd_exprCreate(ctx, &tl->expr[k], sd->expression[k],
-                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33", owner);
+                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33 w1 w2 w3 W1 W2 W3", owner);
         if (st < 0) {
           return st;
         }
@@ -932,6 +932,7 @@ static int compile_subsystems(const rdSpec* s, rdModel* m) {
     }
     b->method = d->method;
     b->substeps = d->substeps;
+    b->predictor = d->predictor;
     b->nbody = d->nbody;
     for (int k = 0; k < d->nbody; k++) {
       int nd = d->nodes[k];
