@@ -59,6 +59,8 @@ typedef struct mxSub_ {
   int substeps;
   int predictor;        // rdSubsystemPredictor
   int coupled;          // tied to the flexible part (elements, callbacks, user elements, pivots)
+  int refresh;          // ... by loads that read its velocities: the corrector pass evaluates
+                        // them afresh at t_n (the interpolated velocities jump between steps)
   int nif;              // flexible nodes its loads read
   int* ifnode;          // nif
   int nel;              // springs and bushings with a node in the subsystem
@@ -321,6 +323,18 @@ static int touches(const rdModel* m, mxSub* s, int k, const int* nodes, int n) {
 }
 
 
+// 1 if a node set touching subsystem k also holds a node of the flexible part
+static int interface_element(const rdModel* m, int k, const int* nodes, int n) {
+  (void)k;
+  for (int i = 0; i < n; i++) {
+    if (nodes[i] >= 0 && m->node_sub[nodes[i]] < 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 static int mx_loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q);
 
 
@@ -341,18 +355,27 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
     const rdElemDef* def = &m->elem[e].def;
     if (def->type == RD_ELEM_SPRING || def->type == RD_ELEM_BUSHING) {
       const int* nd = def->type == RD_ELEM_SPRING ? def->u.spring.node : def->u.bushing.node;
+      int nif = s->nif;
       if (touches(m, s, k, nd, 2)) {
         s->el[s->nel++] = e;
+        int damped = def->type == RD_ELEM_SPRING ? def->u.spring.damping != 0 : 0;
+        for (int i = 0; def->type == RD_ELEM_BUSHING && i < 36; i++) {
+          damped |= def->u.bushing.damping[i] != 0;
+        }
+        s->refresh |= damped && (s->nif > nif || interface_element(m, k, nd, 2));
       }
     }
   }
   for (int e = 0; e < m->nuser; e++) {
     if (touches(m, s, k, m->user[e].nodes, m->user[e].nnode)) {
       s->us[s->nus++] = e;
+      s->refresh |= interface_element(m, k, m->user[e].nodes, m->user[e].nnode);
     }
   }
   for (int c = 0; c < m->ncallback; c++) {
-    (void)touches(m, s, k, m->callback[c].nodes, m->callback[c].nnode);
+    if (touches(m, s, k, m->callback[c].nodes, m->callback[c].nnode)) {
+      s->refresh |= interface_element(m, k, m->callback[c].nodes, m->callback[c].nnode);
+    }
   }
   for (int i = 0; i < b->nbody; i++) {
     s->piv[i] = -1;
@@ -867,7 +890,13 @@ static int correct(const rdModel* m, rdData* d, double H) {
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
     mxSub* s = &w->sub[k];
     restore_sub(m, d, s);
-    st = run_pass(m, d, s);
+    if (s->refresh) {
+      // the loads at t_n with this step's flexible velocities (the method's start memory)
+      int last = d->stats.last_newton_iterations;
+      st = rg_reloadView(m, d, s->v, m->sub[k].method);
+      d->stats.last_newton_iterations = last;
+    }
+    st = st ? st : run_pass(m, d, s);
   }
   // the subsystem nodes have no generalized-alpha history: a = the acceleration
   for (int i = 0; st == RD_OK && i < m->nnode; i++) {

@@ -458,13 +458,14 @@ RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
 // the model without subsystems.
 // What the flexible part's step sees of a subsystem tied to it (docs/mixed.md, "The step").
 typedef enum rdSubsystemPredictor_ {
+  // a pass of the sub-steps with the flexible motion extrapolated: the bodies' loads are
+  // evaluated twice per sub-step (this pass and the final one); right for bodies whose motion
+  // the step does not resolve (the multirate case) (default)
+  RD_SUBSYSTEM_PREDICT_SUBSTEPS = 0,
   // the bodies' motion at the end of the step extrapolated from its start (x + H v + H^2/2 a,
-  // R exp(H W + H^2/2 W')): no evaluation of the subsystem's loads, but one where a body is
-  // pinned to the flexible part (default)
-  RD_SUBSYSTEM_PREDICT_TAYLOR = 0,
-  // a pass of the sub-steps with the flexible motion extrapolated: the loads are evaluated
-  // twice per sub-step (this pass and the final one)
-  RD_SUBSYSTEM_PREDICT_SUBSTEPS
+  // R exp(H W + H^2/2 W')): no evaluation of their loads (one where a body is pinned to the
+  // flexible part), but only for motion the step resolves (omega H below 1)
+  RD_SUBSYSTEM_PREDICT_TAYLOR
 } rdSubsystemPredictor;
 
 typedef struct rdSubsystemDef_ {
@@ -473,11 +474,11 @@ typedef struct rdSubsystemDef_ {
   const int* nodes;  // nbody rigid nodes, each carrying one rigid_body element (copied)
   int method;        // rdMethod of the bodies, a rigid-body method (default RD_METHOD_LIEMID_EA)
   int substeps;      // sub-steps per generalized-alpha step, >= 1 (default 1)
-  rdSubsystemPredictor predictor;  // default RD_SUBSYSTEM_PREDICT_TAYLOR
+  rdSubsystemPredictor predictor;  // default RD_SUBSYSTEM_PREDICT_SUBSTEPS
   int cookie_;
 } rdSubsystemDef;
 
-// Default subsystem definition: no bodies yet, liemid_ea, one sub-step, Taylor predictor.
+// Default subsystem definition: no bodies yet, liemid_ea, one sub-step, the substeps predictor.
 RD_API rdSubsystemDef rd_defaultSubsystemDef(void);
 
 // Add a rigid subsystem. Returns its index (RD_OBJ_SUBSYSTEM) or RD_ERR_ARG (missing or

@@ -143,6 +143,12 @@ static inline rgView* rg_view(const rdModel* m, rdData* d) {
 int rg_initialize(const rdModel* m, rdData* d);
 // the same for the bodies of view v (mixed stepping: a subsystem)
 int rg_initializeView(const rdModel* m, rdData* d, rgView* v);
+// the loads of view v at the state's time afresh (mixed stepping: when what they read of the
+// rest of the model has changed since they were evaluated), and what `method` derives from them
+// for its next step: the memory's torque and force, the accelerations of nmb and nms (state,
+// rotation point; nms's spatial ones); the rest of the memory is kept (hstagm's half states
+// among it)
+int rg_reloadView(const rdModel* m, rdData* d, rgView* v, int method);
 
 // one step of size h from d->s.t of the bodies of view v, by the method `method` (a subsystem
 // of mixed stepping; the stand-alone steppers step the whole model's view the same way)

@@ -269,6 +269,33 @@ int rg_initializeView(const rdModel* m, rdData* d, rgView* v) {
 }
 
 
+int rg_reloadView(const rdModel* m, rdData* d, rgView* v, int method) {
+  rdState* s = &d->s;
+  int st = rg_loads(m, d, v, s->t, s->q, 1);
+  if (st != RD_OK) {
+    return st;
+  }
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    const double* q = s->q + 7 * b->node + 3;
+    q4_rotateInv(mem->T, q, mem->tau);
+    if (!b->pinned) {
+      v3_scale(mem->ar, mem->f, 1 / b->mass);
+    }
+    if (method == RD_METHOD_NMB || method == RD_METHOD_NMS) {
+      double W[3], A[3], qq[4];
+      memcpy(qq, q, sizeof(qq));
+      v3_copy(W, s->v + 6 * b->node + 3);
+      euler_accel_body(b, W, mem->T, A);
+      rdu_quatRotate(mem->al, qq, A);
+      rg_writeNode(b, mem, s, qq, W, A);
+    }
+  }
+  return RD_OK;
+}
+
+
 rgStep rg_stepFor(int method) {
   switch (method) {
     case RD_METHOD_NMB:

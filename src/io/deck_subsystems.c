@@ -11,7 +11,7 @@
 
 static const char* const subsystem_keys[] = {"name",     "bodies",    "method",
                                              "substeps", "predictor", NULL};
-static const char* const predictors[] = {"taylor", "substeps", NULL};  // rdSubsystemPredictor
+static const char* const predictors[] = {"substeps", "taylor", NULL};  // rdSubsystemPredictor
 
 // the rigid-body methods, in rdMethod order from RD_METHOD_NMB
 static const char* const rigid_methods[] = {
@@ -98,7 +98,7 @@ static int read_subsystem(rdDeck* dk, struct fy_node* map, struct fy_node* root,
   if (st >= 0) {
     st = rd_deckGetReal(dk, map, "substeps", 0, &sub);
   }
-  int predictor = RD_SUBSYSTEM_PREDICT_TAYLOR;
+  int predictor = RD_SUBSYSTEM_PREDICT_SUBSTEPS;
   if (st >= 0) {
     st = rd_deckGetEnum(dk, map, "predictor", predictors, 0, &predictor);
   }
