@@ -699,6 +699,17 @@ static void test_checkpoint(rdContext* ctx) {
            advance(m, b, 0.2) == RD_OK;
       CHECK_MSG(ok && same_data(m, a, b), "%s coupling, predictor %d: resumed run differs",
                 kind ? "joint" : "force", pred);
+      // the monolithic model of the same objects refuses the mixed model's checkpoint
+      rdSpec* sm = kind ? joint_model(ctx, 0, "liemid_ea", 3, pred, 2e-3, 0.9, 0)
+                        : force_model(ctx, 0, "nmb", 3, pred, 2e-3, 0.9, 0, 0.01);
+      rdModel* mm = model_compile(sm);
+      rdData* dm = NULL;
+      int refused =
+          mm && rd_createData(mm, &dm) == RD_OK && rd_readCheckpoint(mm, dm, path) != RD_OK;
+      CHECK_MSG(!ok || refused, "%s coupling: the monolithic model read the mixed checkpoint",
+                kind ? "joint" : "force");
+      rd_destroyData(&dm);
+      rd_destroyModel(&mm);
       // rd_copyData then the same steps
       rdData* c = NULL;
       ok = ok && rd_createData(m, &c) == RD_OK && rd_copyData(c, a) == RD_OK &&
