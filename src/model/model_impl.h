@@ -62,7 +62,7 @@ typedef struct rdModelBeam_ {
 typedef struct rdSubsystem_ {
   char* name;
   const char* origin;
-  int method;    // rdMethod, a rigid-body method
+  int method;     // rdMethod, a rigid-body method
   int substeps;   // sub-steps per generalized-alpha step, >= 1
   int predictor;  // rdSubsystemPredictor
   int nbody;
