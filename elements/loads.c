@@ -19,9 +19,13 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
   const double* g = m->gravity;
   int has_g = gravity && (g[0] != 0 || g[1] != 0 || g[2] != 0);
   // gravity: force m g at the centre of mass
+  const unsigned char* skip = d->load_skip;
   for (int e = 0; has_g && e < m->nelem; e++) {
     const rdElemDef* def = &m->elem[e].def;
     if (def->type == RD_ELEM_RIGID_BODY) {
+      if (skip && skip[def->u.body.node]) {
+        continue;
+      }
       const rdRigidBodyDef* b = &def->u.body;
       double* fn = f + 6 * b->node;
       double w[3], rc[3], mom[3];
@@ -30,13 +34,16 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
       rdu_quatRotate(rc, q + 7 * b->node + 3, b->com);
       v3_cross(mom, rc, w);
       v3_add(fn + 3, fn + 3, mom);
-    } else if (def->type == RD_ELEM_POINT_MASS) {
+    } else if (def->type == RD_ELEM_POINT_MASS && !(skip && skip[def->u.mass.node])) {
       v3_axpy(f + 6 * def->u.mass.node, def->u.mass.mass, g);
     }
   }
   // nodal loads
   for (int i = 0; i < m->nload; i++) {
     const rdLoadDef* l = &m->load[i].def;
+    if (skip && skip[l->node]) {
+      continue;
+    }
     double s;
     int st = rd_timeFnEval(m, l->timefn, t, &s);
     if (st != RD_OK) {
@@ -52,6 +59,9 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
   }
   // host callbacks: states of the node set in, force and moment per node out
   for (int i = 0; i < m->ncallback; i++) {
+    if (rd_loadSkipped(d, m->callback[i].nodes, m->callback[i].nnode)) {
+      continue;
+    }
     int st = rd_hostLoads(m, d, i, t, q, v, f);
     if (st != RD_OK) {
       return st;
@@ -64,7 +74,10 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
   // torque laws
   for (int i = 0; i < m->ntorque; i++) {
     double torque[3];
-    int st = rd_torqueLawEval(m, i, t, q, torque);
+    if (skip && skip[m->torque[i].def.node]) {
+      continue;
+    }
+    int st = rd_torqueLawEval(m, i, t, q, v, torque);
     if (st != RD_OK) {
       return st;
     }

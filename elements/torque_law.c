@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Torque laws on rigid nodes: the coulomb wall (with its potential), user formulas of t and R,
-// host callbacks.
+// Torque laws on rigid nodes: the coulomb wall (with its potential), user formulas of t, R and
+// the angular velocity, host callbacks.
 #include <math.h>
 
 #include "elements/loads.h"
 #include "rodrigues/liegroup.h"
 #include "src/core/core.h"
+#include "src/math/vec3.h"
 
 // spatial torque of the coulomb potential with soft wall (Krysl & Endres 2005, §3.6):
 // (-(a + R33)^-2 + c (a + R33)^-11) (-R23, R13, 0)
@@ -18,7 +19,8 @@ static void coulomb_wall(double torque[3], const double R[9], double a, double c
 }
 
 
-int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, double torque[3]) {
+int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, const double* v,
+                     double torque[3]) {
   const rdTorqueLaw* tl = &m->torque[i];
   double R[9];
   rdu_quatToMat(R, q + 7 * tl->def.node + 3);
@@ -27,7 +29,12 @@ int rd_torqueLawEval(const rdModel* m, int i, double t, const double* q, double 
       coulomb_wall(torque, R, tl->def.param[0], tl->def.param[1]);
       return RD_OK;
     case RD_TORQUE_EXPRESSION: {
-      double vars[10] = {t, R[0], R[1], R[2], R[3], R[4], R[5], R[6], R[7], R[8]};
+      // the node's angular velocity, body (W) and global (w = R W)
+      const double* W = v + 6 * tl->def.node + 3;
+      double w[3];
+      m3_mulv(w, R, W);
+      double vars[16] = {t,    R[0], R[1], R[2], R[3], R[4], R[5], R[6],
+                         R[7], R[8], w[0], w[1], w[2], W[0], W[1], W[2]};
       for (int k = 0; k < 3; k++) {
         torque[k] = rd_exprEval(&tl->expr[k], vars);
       }

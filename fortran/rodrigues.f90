@@ -52,6 +52,9 @@ module rodrigues
   ! rdFrame
   integer(c_int), parameter :: RD_FRAME_GLOBAL = 0
   integer(c_int), parameter :: RD_FRAME_BODY = 1
+  ! spec.h: rdSubsystemPredictor (mixed stepping)
+  integer(c_int), parameter :: RD_SUBSYSTEM_PREDICT_SUBSTEPS = 0
+  integer(c_int), parameter :: RD_SUBSYSTEM_PREDICT_TAYLOR = 1
   ! rdNodeKind
   integer(c_int), parameter :: RD_NODE_RIGID = 0
   integer(c_int), parameter :: RD_NODE_POINT = 1
@@ -64,7 +67,8 @@ module rodrigues
   integer(c_int), parameter :: RD_OBJ_TORQUE = 5
   integer(c_int), parameter :: RD_OBJ_OPTION = 6
   integer(c_int), parameter :: RD_OBJ_BEAM = 7
-  integer(c_int), parameter :: RD_OBJ_COUNT = 8
+  integer(c_int), parameter :: RD_OBJ_SUBSYSTEM = 8
+  integer(c_int), parameter :: RD_OBJ_COUNT = 9
   ! rdTimeFnType
   integer(c_int), parameter :: RD_TIMEFN_CONSTANT = 0
   integer(c_int), parameter :: RD_TIMEFN_STEPS = 1
@@ -226,6 +230,15 @@ module rodrigues
     real(c_double) :: damping(36)
     integer(c_int) :: cookie_
   end type
+  type, bind(c) :: rdSubsystemDef
+    type(c_ptr) :: name
+    integer(c_int) :: nbody
+    type(c_ptr) :: nodes
+    integer(c_int) :: method
+    integer(c_int) :: substeps
+    integer(c_int) :: predictor
+    integer(c_int) :: cookie_
+  end type
   type, bind(c) :: rdBeamDef
     type(c_ptr) :: name
     integer(c_int) :: nnode
@@ -326,6 +339,13 @@ module rodrigues
     integer(c_int) :: nuser_element
     integer(c_int) :: noutput_reaction
     integer(c_int) :: noutput_section
+    integer(c_int) :: nsubsystem
+  end type
+  type, bind(c) :: rdSubsystemInfo
+    type(c_ptr) :: name
+    integer(c_int) :: method
+    integer(c_int) :: substeps
+    integer(c_int) :: nbody
   end type
   type, bind(c) :: rdStats
     integer(c_long) :: steps
@@ -634,6 +654,14 @@ module rodrigues
       import :: c_int, c_ptr, rdBushingDef
       type(c_ptr), value :: spec
       type(rdBushingDef), intent(in) :: def
+    end function
+    type(rdSubsystemDef) function rd_defaultSubsystemDef() bind(c, name='rd_defaultSubsystemDef')
+      import :: rdSubsystemDef
+    end function
+    integer(c_int) function rds_addSubsystem(spec, def) bind(c, name='rds_addSubsystem')
+      import :: c_int, c_ptr, rdSubsystemDef
+      type(c_ptr), value :: spec
+      type(rdSubsystemDef), intent(in) :: def
     end function
     type(rdBeamDef) function rd_defaultBeamDef() bind(c, name='rd_defaultBeamDef')
       import :: rdBeamDef
@@ -995,6 +1023,22 @@ module rodrigues
       import :: c_int, c_ptr, rdModelInfo
       type(c_ptr), value :: model
       type(rdModelInfo), intent(out) :: info
+    end function
+    integer(c_int) function rd_subsystemInfo(model, k, info) bind(c, name='rd_subsystemInfo')
+      import :: c_int, c_ptr, rdSubsystemInfo
+      type(c_ptr), value :: model
+      integer(c_int), value :: k
+      type(rdSubsystemInfo), intent(out) :: info
+    end function
+    integer(c_int) function rd_subsystemBody(model, k, i) bind(c, name='rd_subsystemBody')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model
+      integer(c_int), value :: k, i
+    end function
+    integer(c_int) function rd_nodeSubsystem(model, i) bind(c, name='rd_nodeSubsystem')
+      import :: c_int, c_ptr
+      type(c_ptr), value :: model
+      integer(c_int), value :: i
     end function
     type(c_ptr) function rd_nodeName_c(model, i) bind(c, name='rd_nodeName')
       import :: c_int, c_ptr

@@ -155,6 +155,9 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
                              double* Ax) {
   for (int e = 0; e < m->nuser; e++) {
     const rdUserElementDef* u = &m->user[e];
+    if (rd_loadSkipped(d, u->nodes, u->nnode)) {
+      continue;
+    }
     double *ur, *K = NULL, *C = NULL, *M = NULL;
     int st = rd_userElemEval(m, d, e, t, q, v, vd, Ax != NULL, &ur, &K, &C, &M);
     if (st != RD_OK) {
@@ -181,7 +184,7 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
   }
   for (int i = 0; i < m->ncallback; i++) {
     const rdLoadCallbackDef* cb = &m->callback[i];
-    if (!cb->jacobian) {
+    if (!cb->jacobian || rd_loadSkipped(d, cb->nodes, cb->nnode)) {
       continue;
     }
     double *K, *C;

@@ -57,12 +57,13 @@ typedef struct {
   double* Ax;  // values of the correction matrix
   // modified Newton across steps (solver.modified_newton): the state of the kept factorization
   // of ls, saved in checkpoints (ga_history_save) so that a resumed run reuses the same matrix
-  double* Afact;  // nnz: the values ls was last factored with (NULL without modified Newton)
-  double h_fact;  // the step size of that matrix (0: none usable)
-  double mbar;    // its smallest translational diagonal (the multiplier scale of the norm)
-  double theta;   // contraction rate of the Newton corrections at the end of the last step
-  int keep;       // the last step converged fast: start the next one with this factorization
-  int fact_full;  // ls holds a full factorization of Afact (KLU: not a refactor)
+  double* Afact;         // nnz: the values ls was last factored with (NULL without modified Newton)
+  double h_fact;         // the step size of that matrix (0: none usable)
+  double mbar;           // its smallest translational diagonal (the multiplier scale of the norm)
+  double theta;          // contraction rate of the Newton corrections at the end of the last step
+  int keep;              // the last step converged fast: start the next one with this factorization
+  int fact_full;         // ls holds a full factorization of Afact (KLU: not a refactor)
+  const rdGaHold* hold;  // mixed stepping: nodes whose motion is given (NULL: none)
 } gaSolver;
 
 
@@ -178,13 +179,17 @@ static int ga_initialize(const rdModel* m, rdData* d) {
     return st;
   }
   rd_redundantMask(m, d, w.r, gw.gam, w.Ax);
+  gaSolver* g = d->solver;
+  const rdGaHold* hd = g->hold;
+  if (hd && (st = hd->apply(m, d, hd->user, 1, s->vd, w.r, gw.gam, w.Ax)) != RD_OK) {
+    return st;
+  }
   for (int k = 0; k < m->ndof; k++) {
     w.sol[k] = -w.r[k];
   }
   for (int k = 0; k < m->nconstraint; k++) {
     w.sol[m->ndof + k] = -gw.gam[k];
   }
-  gaSolver* g = d->solver;
   rdLinSol* ls = g->ls;
   st = rd_implicitFactor(d, ls, w.Ax);
   ls->owner = NULL;  // the mass matrix, not an iteration matrix
@@ -207,7 +212,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   for (int i = 0; i < m->nnode; i++) {
     int n = m->node_kind[i] == RD_NODE_RIGID ? 6 : 3;
     for (int k = 0; k < n; k++) {
-      s->vd[6 * i + k] = w.sol[m->node_dof[i] + k];
+      s->vd[6 * i + k] = hd && hd->held[i] ? hd->vd[6 * i + k] : w.sol[m->node_dof[i] + k];
     }
   }
   memcpy(s->a, s->vd, 6 * (size_t)m->nnode * sizeof(double));
@@ -361,6 +366,16 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     s->vd[k] = 0;
   }
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
+  // mixed stepping: the held nodes are at their given motion, q_n o exp(0) = q_given
+  for (int i = 0; g->hold && i < nn; i++) {
+    const rdGaHold* hd = g->hold;
+    if (hd->held[i]) {
+      memcpy(w.qn + 7 * i, hd->q + 7 * i, 7 * sizeof(double));
+      memset(w.dq + 6 * i, 0, 6 * sizeof(double));
+      memcpy(s->v + 6 * i, hd->v + 6 * i, 6 * sizeof(double));
+      memcpy(s->vd + 6 * i, hd->vd + 6 * i, 6 * sizeof(double));
+    }
+  }
   if (stab) {
     memset(gw.eta, 0, (size_t)ncon * sizeof(double));
     memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
@@ -370,12 +385,12 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
 }
 
 
-// smallest positive translational diagonal of the matrix Ax (0 if none)
-static double mass_scale(const rdModel* m, const double* Ax) {
+// smallest positive translational diagonal of the matrix Ax (0 if none), held nodes left out
+static double mass_scale(const rdModel* m, const double* Ax, const rdGaHold* hold) {
   const rdPattern* pat = m->pattern;
   double mbar = 0;
   for (int i = 0; i < m->nnode; i++) {
-    for (int c3 = 0; c3 < 3; c3++) {
+    for (int c3 = 0; c3 < 3 && !(hold && hold->held[i]); c3++) {
       int col = m->node_dof[i] + c3;
       for (int k = pat->Ap[col]; k < pat->Ap[col + 1]; k++) {
         if (pat->Ai[k] == col && Ax[k] > 0 && (mbar == 0 || Ax[k] < mbar)) {
@@ -432,6 +447,12 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       return st;
     }
     rd_redundantMask(m, d, w.r, NULL, reuse ? NULL : w.Ax);
+    if (g->hold) {
+      st = g->hold->apply(m, d, g->hold->user, c.cM, s->vd, w.r, NULL, reuse ? NULL : w.Ax);
+      if (st != RD_OK) {
+        return st;
+      }
+    }
     if (stab && iter == 1) {
       // the direction of the correction: B T at the predictor, fixed for the step
       memcpy(gw.Bh, gw.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
@@ -452,7 +473,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         return st;
       }
       g->h_fact = h;
-      g->mbar = mass_scale(m, w.Ax);
+      g->mbar = mass_scale(m, w.Ax, g->hold);
       if (g->Afact) {
         // the history of a checkpoint (ga_history_save)
         memcpy(g->Afact, w.Ax, (size_t)m->pattern->nnz * sizeof(double));
@@ -532,7 +553,8 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       rd_implicitNormAdd(e, ndof + k, &sum, &big, &worst);
     }
     prev = err;
-    err = ndof + ncon > 0 ? sqrt(sum / (ndof + ncon)) : 0;
+    int nknown = g->hold ? g->hold->nfree : ndof + ncon;
+    err = nknown > 0 ? sqrt(sum / nknown) : 0;
     // the rate: measured from the second iteration on; after a first iteration with the last
     // step's matrix, that step's rate; after a fresh one, the correction against 2
     if (iter > 1) {
@@ -570,6 +592,11 @@ static int ga_correct(const rdModel* m, rdData* d, double h) {
     ((gaSolver*)d->solver)->keep = 0;  // a failed step refactors at its retry
   }
   return st;
+}
+
+
+void rd_gaSetHold(rdData* d, const rdGaHold* hold) {
+  ((gaSolver*)d->solver)->hold = hold;
 }
 
 

@@ -106,7 +106,12 @@ static int build(rdModel* m, rdPattern* p) {
     }
     // a joint on a closed loop may have equations removed as redundant: their multipliers
     // are held at zero through a unit diagonal (solver/redundant.c)
-    if (m->joint[j].loop && m->opt.redundant == RD_REDUNDANT_REMOVE) {
+    // so are those of a joint on a body of a rigid subsystem, which mixed stepping leaves out
+    // of the flexible part's step (solver/mixed.c)
+    const rdJointDef* jd = &m->joint[j].def;
+    int sub = m->nsub > 0 && (m->node_sub[jd->node[0]] >= 0 ||
+                              (jd->node[1] >= 0 && m->node_sub[jd->node[1]] >= 0));
+    if ((m->joint[j].loop && m->opt.redundant == RD_REDUNDANT_REMOVE) || sub) {
       int J = m->nnode + j;
       add_clique(e, &ne, &J, 1);
     }

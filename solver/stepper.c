@@ -5,6 +5,7 @@
 #include "rodrigues/model.h"
 #include "solver/genalpha.h"
 #include "solver/linsol.h"
+#include "solver/mixed.h"
 #include "solver/rigid/rigid.h"
 #include "solver/static.h"
 
@@ -35,6 +36,11 @@ const rdStepper* rd_stepperFor(int method) {
     default:
       return NULL;
   }
+}
+
+
+const rdStepper* rd_modelStepper(const rdModel* m) {
+  return m->nsub > 0 ? &rd_stepperMixed : rd_stepperFor(m->opt.method);
 }
 
 

@@ -61,4 +61,8 @@ int rd_solverHistoryLoad(const rdModel* m, rdData* d, const void* buf);
 // the stepper of a method, or NULL if this build has none
 const rdStepper* rd_stepperFor(int method);
 
+// the stepper of a model: mixed stepping (solver/mixed.c) if it has rigid subsystems, else that
+// of its method
+const rdStepper* rd_modelStepper(const rdModel* m);
+
 #endif  // RD_STEPPER_H

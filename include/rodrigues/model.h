@@ -53,6 +53,7 @@ typedef struct rdModelInfo_ {
   int noutput_reaction;       // joints whose reactions history.csv holds (rds_addOutputReaction)
   int noutput_section;        // beam sections whose loads history.csv holds
                               // (rds_addOutputSectionLoad)
+  int nsubsystem;             // rigid subsystems of mixed stepping (0: none, one method for all)
 } rdModelInfo;
 
 // Compile a spec into an immutable model: resolve references, number DOFs and multipliers,
@@ -69,6 +70,25 @@ RD_API void rd_destroyModel(rdModel** model);
 
 // Fill `info` with the model's sizes. Returns RD_OK or RD_ERR_HANDLE / RD_ERR_ARG.
 RD_API int rd_modelInfo(const rdModel* model, rdModelInfo* info);
+
+// A rigid subsystem of mixed stepping (rds_addSubsystem, docs/mixed.md).
+typedef struct rdSubsystemInfo_ {
+  const char* name;
+  int method;    // rdMethod: the rigid-body method that advances its bodies
+  int substeps;  // its sub-steps per generalized-alpha step
+  int nbody;     // its bodies (rd_subsystemBody gives their nodes)
+} rdSubsystemInfo;
+
+// Fill `info` for subsystem k (0 <= k < rdModelInfo.nsubsystem). Returns RD_OK, RD_ERR_HANDLE or
+// RD_ERR_ARG.
+RD_API int rd_subsystemInfo(const rdModel* model, int k, rdSubsystemInfo* info);
+
+// Node of body i (0 <= i < nbody) of subsystem k, or -1 if out of range.
+RD_API int rd_subsystemBody(const rdModel* model, int k, int i);
+
+// Subsystem of node i, or -1 if the node belongs to the flexible part (every node, when the
+// model has no subsystems) or i is out of range.
+RD_API int rd_nodeSubsystem(const rdModel* model, int i);
 
 // Name of node `i` (NULL if out of range).
 RD_API const char* rd_nodeName(const rdModel* model, int i);

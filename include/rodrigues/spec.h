@@ -54,7 +54,8 @@ typedef enum rdObjKind_ {
   RD_OBJ_TIMEFN,
   RD_OBJ_TORQUE,
   RD_OBJ_OPTION,
-  RD_OBJ_BEAM,  // beam elements (rds_addBeam): their own index space, element names
+  RD_OBJ_BEAM,       // beam elements (rds_addBeam): their own index space, element names
+  RD_OBJ_SUBSYSTEM,  // rigid subsystems of mixed stepping (rds_addSubsystem)
   RD_OBJ_COUNT
 } rdObjKind;
 
@@ -337,7 +338,11 @@ RD_API int rds_addLoad(rdSpec* spec, const rdLoadDef* def);
 typedef enum rdTorqueLawType_ {
   RD_TORQUE_COULOMB_WALL = 0,  // Krysl & Endres 2005 §3.6: (-(a+R33)^-2 + c (a+R33)^-11)
                                // (-R23, R13, 0)
-  RD_TORQUE_EXPRESSION,        // three formulas of t, r11..r33 (muparser syntax)
+  RD_TORQUE_EXPRESSION,        // three formulas (muparser syntax) of t, the rotation matrix
+                               // r11..r33 and the angular velocity, global w1..w3 and body
+                               // W1..W3 (implicit steppers take the law as given in Newton;
+                               // the rigid steppers evaluate it at the step's start velocity,
+                               // the subsystems of mixed stepping at the predicted one)
   RD_TORQUE_CALLBACK           // user function
 } rdTorqueLawType;
 
@@ -437,6 +442,49 @@ RD_API rdUserElementDef rd_defaultUserElementDef(void);
 // Add a user element. Returns its index (in its own index space) or RD_ERR_ARG. Node indices
 // are checked by rd_compile; the sparse pattern couples all nodes of the element.
 RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
+
+// ---------------------------------------------------------------------------------------------
+// mixed stepping: rigid subsystems advanced by a rigid-body method inside generalized-alpha
+
+// A rigid subsystem (docs/mixed.md): rigid bodies that one of the rigid-body methods of
+// solver.method (RD_METHOD_NMB ... RD_METHOD_AKW, model.h) advances with `substeps` sub-steps
+// inside every generalized-alpha step of the rest of the model, which solver.method must then
+// be (RD_METHOD_GENERALIZED_ALPHA). Each body is free, pinned to the ground by a spherical
+// joint, or pinned by a spherical joint to a node of the flexible part whose position is the
+// joint's point; springs, bushings, user elements and load callbacks may tie it to the rest.
+// rd_compile refuses, naming the objects, what the partition cannot do (a body in two
+// subsystems, a node without a rigid body, a beam or point-mass node, joints between bodies,
+// other joint types, elements between two subsystems, ...). Node names and outputs are those of
+// the model without subsystems.
+// What the flexible part's step sees of a subsystem tied to it (docs/mixed.md, "The step").
+typedef enum rdSubsystemPredictor_ {
+  // a pass of the sub-steps with the flexible motion extrapolated: the bodies' loads are
+  // evaluated twice per sub-step (this pass and the final one); right for bodies whose motion
+  // the step does not resolve (the multirate case) (default)
+  RD_SUBSYSTEM_PREDICT_SUBSTEPS = 0,
+  // the bodies' motion at the end of the step extrapolated from its start (x + H v + H^2/2 a,
+  // R exp(H W + H^2/2 W')): no evaluation of their loads (one where a body is pinned to the
+  // flexible part), but only for motion the step resolves (omega H below 1)
+  RD_SUBSYSTEM_PREDICT_TAYLOR
+} rdSubsystemPredictor;
+
+typedef struct rdSubsystemDef_ {
+  const char* name;  // unique subsystem name (required)
+  int nbody;         // number of bodies, >= 1
+  const int* nodes;  // nbody rigid nodes, each carrying one rigid_body element (copied)
+  int method;        // rdMethod of the bodies, a rigid-body method (default RD_METHOD_LIEMID_EA)
+  int substeps;      // sub-steps per generalized-alpha step, >= 1 (default 1)
+  rdSubsystemPredictor predictor;  // default RD_SUBSYSTEM_PREDICT_SUBSTEPS
+  int cookie_;
+} rdSubsystemDef;
+
+// Default subsystem definition: no bodies yet, liemid_ea, one sub-step, the substeps predictor.
+RD_API rdSubsystemDef rd_defaultSubsystemDef(void);
+
+// Add a rigid subsystem. Returns its index (RD_OBJ_SUBSYSTEM) or RD_ERR_ARG (missing or
+// duplicate name, no nodes, a node listed twice, substeps < 1, a method that is not a
+// rigid-body method). Node references and what the bodies are tied to are checked by rd_compile.
+RD_API int rds_addSubsystem(rdSpec* spec, const rdSubsystemDef* def);
 
 // ---------------------------------------------------------------------------------------------
 // gravity, options, outputs

@@ -59,8 +59,7 @@ static void jacobian(const rgBody* b, const rgScratch* sc, double h, double K[9]
 static const rgImplicit akw = {"the midpoint angular velocity", 1, attitude, residual, jacobian};
 
 
-static int akw_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepAkw(const rdModel* m, rdData* d, rgView* v, double h) {
   int iters = 0;
   int st = rg_implicitSolve(m, d, v, &akw, h, &iters);
   if (st != RD_OK) {
@@ -81,6 +80,10 @@ static int akw_step(const rdModel* m, rdData* d, double h) {
   return rg_implicitFinish(m, d, v, h, iters);
 }
 
+
+static int akw_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepAkw(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperAkw = {
     .method = RD_METHOD_AKW,

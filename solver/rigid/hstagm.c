@@ -52,8 +52,7 @@ static int start_half(const rdModel* m, rdData* d, rgView* v, double h) {
 }
 
 
-static int hstagm_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepHstagm(const rdModel* m, rdData* d, rgView* v, double h) {
   rdState* s = &d->s;
   // restart on a real change of step, not on the round-off jitter of t_{k+1} - t_k
   if (v->nb > 0 && !(fabs(h - v->mem[0].hh) <= 1e-6 * h)) {
@@ -110,6 +109,10 @@ static int hstagm_step(const rdModel* m, rdData* d, double h) {
   return RD_OK;
 }
 
+
+static int hstagm_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepHstagm(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperHstagm = {
     .method = RD_METHOD_HSTAGM,

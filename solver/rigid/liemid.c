@@ -104,8 +104,7 @@ RG_HOT void finish(const rgView* v, int i, double kick1) {
 }
 
 
-RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
-  rgView* v = rg_view(m, d);
+RG_HOT int liemid_step(const rdModel* m, rdData* d, rgView* v, double h, int variant) {
   const rdState* s = &d->s;
   double t1 = s->t + h;
   // impulse at the start: E2 the whole step, EA half of it; E1 none
@@ -158,18 +157,33 @@ RG_HOT int liemid_step(const rdModel* m, rdData* d, double h, int variant) {
 }
 
 
+RG_STEP int rg_stepLiemidE1(const rdModel* m, rdData* d, rgView* v, double h) {
+  return liemid_step(m, d, v, h, VARIANT_E1);
+}
+
+
 static int e1_step(const rdModel* m, rdData* d, double h) {
-  return liemid_step(m, d, h, VARIANT_E1);
+  return rg_stepLiemidE1(m, d, rg_view(m, d), h);
+}
+
+
+RG_STEP int rg_stepLiemidE2(const rdModel* m, rdData* d, rgView* v, double h) {
+  return liemid_step(m, d, v, h, VARIANT_E2);
 }
 
 
 static int e2_step(const rdModel* m, rdData* d, double h) {
-  return liemid_step(m, d, h, VARIANT_E2);
+  return rg_stepLiemidE2(m, d, rg_view(m, d), h);
+}
+
+
+RG_STEP int rg_stepLiemidEa(const rdModel* m, rdData* d, rgView* v, double h) {
+  return liemid_step(m, d, v, h, VARIANT_EA);
 }
 
 
 static int ea_step(const rdModel* m, rdData* d, double h) {
-  return liemid_step(m, d, h, VARIANT_EA);
+  return rg_stepLiemidEa(m, d, rg_view(m, d), h);
 }
 
 

@@ -58,8 +58,7 @@ static const rgImplicit liemid_i = {"the incremental rotation vector", 0, attitu
                                     jacobian};
 
 
-static int liemid_i_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepLiemidI(const rdModel* m, rdData* d, rgView* v, double h) {
   int iters = 0;
   int st = rg_implicitSolve(m, d, v, &liemid_i, h, &iters);
   if (st != RD_OK) {
@@ -79,6 +78,10 @@ static int liemid_i_step(const rdModel* m, rdData* d, double h) {
   return rg_implicitFinish(m, d, v, h, iters);
 }
 
+
+static int liemid_i_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepLiemidI(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperLiemidI = {
     .method = RD_METHOD_LIEMID_I,

@@ -57,8 +57,7 @@ RG_HOT int correct(const rdModel* m, const rgView* v, int i, double t1, double h
 }
 
 
-static int nmb_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepNmb(const rdModel* m, rdData* d, rgView* v, double h) {
   const rdState* s = &d->s;
   double t1 = s->t + h;
   int iters = 0, st = RD_OK;
@@ -95,6 +94,10 @@ static int nmb_step(const rdModel* m, rdData* d, double h) {
   return RD_OK;
 }
 
+
+static int nmb_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepNmb(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperNmb = {
     .method = RD_METHOD_NMB,

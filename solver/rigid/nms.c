@@ -10,8 +10,7 @@
 // R_n = exp(h w_{n-1} + h^2/2 a_{n-1}) R_{n-1};  i_n a_n - t_n + w_n x i_n w_n = 0 with
 // i_n = R_n J R_n^T and w_n = w_{n-1} + h/2 (a_{n-1} + a_n), solved for a_n by Newton. The
 // spatial w, a live in the stepper memory; the state keeps the body-frame W = R^T w, A = R^T a.
-static int nms_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepNms(const rdModel* m, rdData* d, rgView* v, double h) {
   rg_trialBegin(m, d, v);
   rdState* s = &d->s;
   double t1 = s->t + h;
@@ -76,6 +75,10 @@ static int nms_step(const rdModel* m, rdData* d, double h) {
   return RD_OK;
 }
 
+
+static int nms_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepNms(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperNms = {
     .method = RD_METHOD_NMS,

@@ -16,12 +16,23 @@
 #define RG_HOT static inline
 #endif
 
+// a method's step on a view: one copy, called by the method's ops table and by mixed stepping
+// (not inlined into the ops table's wrapper, so that the compiler's inlining inside it stays
+// what it was when the step was the ops table's function itself)
+#if defined(__GNUC__)
+#define RG_STEP __attribute__((noinline))
+#else
+#define RG_STEP
+#endif
+
 // one rigid body as the rigid steppers see it: it rotates about a point (the fixed pivot of a
 // spherical joint to ground, or its centre of mass if free); the node rides along at x = xr + R r
 typedef struct rgBody_ {
   int node;    // node carrying the body
   int elem;    // its rigid_body element
   int pinned;  // 1: spherical joint to ground at p; 0: free body
+  int moving;  // pinned to a node of the flexible part (mixed stepping): p moves, and the view's
+               // loads hook sets mg = m (g - p'') at every evaluation
   int rzero;   // r == 0: the node is the rotation point (no lever arm to rotate)
   int diag;    // J is diagonal in the body frame (the principal-axes kernels apply)
   int czero;   // c == 0 or no gravity: the weight has no moment about the rotation point
@@ -96,6 +107,11 @@ typedef struct rgView_ {
   rgScratch* sc;  // nb
   double* q;      // nnode x 7: trial configuration
   const char* method;
+  // mixed stepping (solver/mixed.c): the loads of the generic path come from this hook instead
+  // of rd_evalLoadsNoGravity (into d->force, for the configuration q at time t), with `ext` its
+  // data; NULL for the stand-alone steppers
+  int (*loads)(const rdModel* m, rdData* d, struct rgView_* v, double t, const double* q);
+  void* ext;
 } rgView;
 
 // which models the rigid steppers accept (rigid_check.c)
@@ -106,8 +122,16 @@ void rg_mapNodes(const rdModel* m, rgNodeMap* map);
 // sizes, setup (rigid_system.c)
 size_t rg_memorySize(const rdModel* m);
 size_t rg_workSize(const rdModel* m);
+// bytes of a view of nb bodies in a model of nn nodes (the view, its body table and scratch, the
+// trial configuration: 64-byte aligned pieces), and the view carved from p (its arrays set, its
+// bodies not)
+size_t rg_viewBytes(int nb, int nn);
+rgView* rg_viewCarve(void* p, int nb, int nn);
 // the views of d; builds the body table on first use
 rgView* rg_viewBuild(const rdModel* m, rdData* d);
+// fill a carved view with the bodies of subsystem k of a mixed model (their memory in mem), for
+// the subsystem's method; the loads hook is left to the caller
+void rg_viewSubsystem(const rdModel* m, int k, rgView* v, rgMem* mem);
 static inline rgView* rg_view(const rdModel* m, rdData* d) {
   rgView* v = d->work;
   if (!v->built) {
@@ -117,6 +141,29 @@ static inline rgView* rg_view(const rdModel* m, rdData* d) {
   return v;
 }
 int rg_initialize(const rdModel* m, rdData* d);
+// the same for the bodies of view v (mixed stepping: a subsystem)
+int rg_initializeView(const rdModel* m, rdData* d, rgView* v);
+// the loads of view v at the state's time afresh (mixed stepping: when what they read of the
+// rest of the model has changed since they were evaluated), and what `method` derives from them
+// for its next step: the memory's torque and force, the accelerations of nmb and nms (state,
+// rotation point; nms's spatial ones); the rest of the memory is kept (hstagm's half states
+// among it)
+int rg_reloadView(const rdModel* m, rdData* d, rgView* v, int method);
+
+// one step of size h from d->s.t of the bodies of view v, by the method `method` (a subsystem
+// of mixed stepping; the stand-alone steppers step the whole model's view the same way)
+typedef int (*rgStep)(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepNmb(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepNms(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepLiemidE1(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepLiemidE2(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepLiemidEa(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepLiemidI(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepSw(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepHstagm(const rdModel* m, rdData* d, rgView* v, double h);
+int rg_stepAkw(const rdModel* m, rdData* d, rgView* v, double h);
+// the step of a rigid-body method (NULL for another method)
+rgStep rg_stepFor(int method);
 
 // 1 if the loads of this step need the generic path (rd_evalLoadsNoGravity over the whole
 // configuration array): the model has other loads than gravity, or the host holds node loads

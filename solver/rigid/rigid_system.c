@@ -23,10 +23,31 @@ size_t rg_memorySize(const rdModel* m) {
 }
 
 
+size_t rg_viewBytes(int nb, int nn) {
+  size_t b = (size_t)nb, n = (size_t)nn;
+  return round64(sizeof(rgView)) + round64(b * sizeof(rgBody)) + round64(b * sizeof(rgScratch)) +
+         round64(7 * n * sizeof(double));
+}
+
+
+rgView* rg_viewCarve(void* base, int nb, int nn) {
+  rgView* v = base;
+  char* p = base;
+  p += round64(sizeof(rgView));
+  v->nb = nb;
+  v->body = (rgBody*)p;
+  p += round64((size_t)nb * sizeof(rgBody));
+  v->sc = (rgScratch*)p;
+  p += round64((size_t)nb * sizeof(rgScratch));
+  v->q = (double*)p;
+  v->loads = NULL;
+  v->ext = NULL;
+  return v;
+}
+
+
 size_t rg_workSize(const rdModel* m) {
-  size_t nb = (size_t)m->nbody, nn = (size_t)m->nnode;
-  return round64(sizeof(rgView)) + round64(nb * sizeof(rgBody)) + round64(nb * sizeof(rgScratch)) +
-         round64(7 * nn * sizeof(double)) + round64(nn * sizeof(rgNodeMap));
+  return rg_viewBytes(m->nbody, m->nnode) + round64((size_t)m->nnode * sizeof(rgNodeMap));
 }
 
 
@@ -35,6 +56,7 @@ static void make_body(const rdModel* m, int e, int j, rgBody* b) {
   const rdRigidBodyDef* def = &m->elem[e].def.u.body;
   b->node = def->node;
   b->elem = e;
+  b->moving = 0;
   b->mass = def->mass;
   memcpy(b->J, def->inertia, sizeof(b->J));
   b->pinned = j >= 0;
@@ -77,18 +99,8 @@ static void make_body(const rdModel* m, int e, int j, rgBody* b) {
 
 
 rgView* rg_viewBuild(const rdModel* m, rdData* d) {
-  rgView* v = d->work;
-  char* p = d->work;
-  size_t nb = (size_t)m->nbody, nn = (size_t)m->nnode;
-  p += round64(sizeof(rgView));
-  v->nb = m->nbody;
-  v->body = (rgBody*)p;
-  p += round64(nb * sizeof(rgBody));
-  v->sc = (rgScratch*)p;
-  p += round64(nb * sizeof(rgScratch));
-  v->q = (double*)p;
-  p += round64(7 * nn * sizeof(double));
-  rgNodeMap* map = (rgNodeMap*)p;
+  rgView* v = rg_viewCarve(d->work, m->nbody, m->nnode);
+  rgNodeMap* map = (rgNodeMap*)((char*)d->work + rg_viewBytes(m->nbody, m->nnode));
   v->mem = d->s.memory;
   v->method = rd_methodName(m->opt.method);
   v->others = m->nload > 0 || m->ncallback > 0 || m->ntorque > 0;
@@ -104,11 +116,34 @@ rgView* rg_viewBuild(const rdModel* m, rdData* d) {
 }
 
 
+void rg_viewSubsystem(const rdModel* m, int k, rgView* v, rgMem* mem) {
+  const rdSubsystem* sub = &m->sub[k];
+  v->mem = mem;
+  v->method = rd_methodName(sub->method);
+  v->others = 0;
+  for (int i = 0; i < sub->nbody; i++) {
+    int node = sub->node[i], e = 0;
+    while (m->elem[e].def.type != RD_ELEM_RIGID_BODY || m->elem[e].def.u.body.node != node) {
+      e++;
+    }
+    rgBody* b = &v->body[i];
+    make_body(m, e, sub->pivot[i], b);
+    b->moving = b->pinned && sub->anchor[i] != RD_GROUND;
+    if (b->moving) {
+      // the weight's moment about the moving pivot is that of m (g - p''), not zero with g
+      b->czero = b->c[0] == 0 && b->c[1] == 0 && b->c[2] == 0;
+    }
+  }
+  v->built = 1;
+}
+
+
 static int loads(const rdModel* m, rdData* d, rgView* v, double t, const double* q, int mem_out,
                  int body) {
   int generic = rg_generic(v, d);
   if (generic) {
-    int st = rd_evalLoadsNoGravity(m, d, t, q, d->s.v, d->force);
+    int st =
+        v->loads ? v->loads(m, d, v, t, q) : rd_evalLoadsNoGravity(m, d, t, q, d->s.v, d->force);
     if (st != RD_OK) {
       return st;
     }
@@ -184,7 +219,11 @@ void rg_expRotate(double out[3], const double psi[3], const double a[3]) {
 
 
 int rg_initialize(const rdModel* m, rdData* d) {
-  rgView* v = rg_view(m, d);
+  return rg_initializeView(m, d, rg_view(m, d));
+}
+
+
+int rg_initializeView(const rdModel* m, rdData* d, rgView* v) {
   rdState* s = &d->s;
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
@@ -227,4 +266,57 @@ int rg_initialize(const rdModel* m, rdData* d) {
     rg_writeNode(b, mem, s, q, W, A);
   }
   return RD_OK;
+}
+
+
+int rg_reloadView(const rdModel* m, rdData* d, rgView* v, int method) {
+  rdState* s = &d->s;
+  int st = rg_loads(m, d, v, s->t, s->q, 1);
+  if (st != RD_OK) {
+    return st;
+  }
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    const double* q = s->q + 7 * b->node + 3;
+    q4_rotateInv(mem->T, q, mem->tau);
+    if (!b->pinned) {
+      v3_scale(mem->ar, mem->f, 1 / b->mass);
+    }
+    if (method == RD_METHOD_NMB || method == RD_METHOD_NMS) {
+      double W[3], A[3], qq[4];
+      memcpy(qq, q, sizeof(qq));
+      v3_copy(W, s->v + 6 * b->node + 3);
+      euler_accel_body(b, W, mem->T, A);
+      rdu_quatRotate(mem->al, qq, A);
+      rg_writeNode(b, mem, s, qq, W, A);
+    }
+  }
+  return RD_OK;
+}
+
+
+rgStep rg_stepFor(int method) {
+  switch (method) {
+    case RD_METHOD_NMB:
+      return rg_stepNmb;
+    case RD_METHOD_NMS:
+      return rg_stepNms;
+    case RD_METHOD_LIEMID_E1:
+      return rg_stepLiemidE1;
+    case RD_METHOD_LIEMID_E2:
+      return rg_stepLiemidE2;
+    case RD_METHOD_LIEMID_EA:
+      return rg_stepLiemidEa;
+    case RD_METHOD_LIEMID_I:
+      return rg_stepLiemidI;
+    case RD_METHOD_SW:
+      return rg_stepSw;
+    case RD_METHOD_HSTAGM:
+      return rg_stepHstagm;
+    case RD_METHOD_AKW:
+      return rg_stepAkw;
+    default:
+      return NULL;
+  }
 }

@@ -13,8 +13,7 @@
 // R_n J W_n = R_{n-1} J W_{n-1} + h/2 (t_n + t_{n-1})   (spatial torques; t_{n-1} in the memory)
 // A_n = 2/h (W_n - W_{n-1}) - A_{n-1}                  (algorithmic acceleration, in the state)
 // Translation: velocity Verlet.
-static int sw_step(const rdModel* m, rdData* d, double h) {
-  rgView* v = rg_view(m, d);
+RG_STEP int rg_stepSw(const rdModel* m, rdData* d, rgView* v, double h) {
   rdState* s = &d->s;
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
@@ -55,6 +54,10 @@ static int sw_step(const rdModel* m, rdData* d, double h) {
   return RD_OK;
 }
 
+
+static int sw_step(const rdModel* m, rdData* d, double h) {
+  return rg_stepSw(m, d, rg_view(m, d), h);
+}
 
 const rdStepper rd_stepperSw = {
     .method = RD_METHOD_SW,

@@ -7,7 +7,7 @@
 
 #include "rodrigues/context.h"
 
-#define RD_EXPR_MAXVAR 10
+#define RD_EXPR_MAXVAR 16
 
 // a compiled formula; must not move in memory after rd_exprCreate (the parser keeps pointers
 // to `vars`). Evaluation writes `vars`, so it is serialized by `lock`: a model (which owns its

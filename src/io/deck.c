@@ -12,9 +12,9 @@
 
 // sections that are not option sections; option sections ("solver", "output", ...) come from
 // the prefixes of the option table
-static const char* const fixed_sections[] = {"title",          "gravity",     "nodes",
-                                             "time_functions", "elements",    "joints",
-                                             "loads",          "torque_laws", NULL};
+static const char* const fixed_sections[] = {"title",      "gravity", "nodes", "time_functions",
+                                             "elements",   "joints",  "loads", "torque_laws",
+                                             "subsystems", NULL};
 
 #define MAX_SECTIONS 32
 
@@ -520,6 +520,9 @@ static int read_root(rdDeck* dk) {
   }
   if (st == RD_OK) {
     st = rd_deckReadTorqueLaws(dk, root);
+  }
+  if (st == RD_OK) {
+    st = rd_deckReadSubsystems(dk, root);
   }
   if (st == RD_OK) {
     st = rd_deckEach(dk, rd_deckLookup(root, "output", NULL), "nodes", output_node);

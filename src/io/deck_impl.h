@@ -183,6 +183,9 @@ int rd_deckReadJoints(rdDeck* dk, struct fy_node* root);
 int rd_deckReadLoads(rdDeck* dk, struct fy_node* root);
 int rd_deckReadTorqueLaws(rdDeck* dk, struct fy_node* root);
 
+// rigid subsystems of mixed stepping (deck_subsystems.c)
+int rd_deckReadSubsystems(rdDeck* dk, struct fy_node* root);
+
 // ---------------------------------------------------------------------------------------------
 // small math (deck_elements.c, deck_nodes.c)
 

@@ -42,7 +42,9 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
   rd_jsonString(f, rd_methodName(m->opt.method));
   fputs(",\n", f);
   rdModelInfo info;
-  if (rd_modelInfo(m, &info) == RD_OK && info.linear_solver) {
+  if (rd_modelInfo(m, &info) != RD_OK) {
+    memset(&info, 0, sizeof(info));
+  } else if (info.linear_solver) {
     rd_jsonKey(f, 2, "linear_solver");
     rd_jsonString(f, info.linear_solver);
     fputs(",\n", f);
@@ -57,6 +59,28 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
           "\"joints\": %d, \"dofs\": %d, \"constraints\": %d},\n",
           m->nnode, m->nelem + m->nbeam + m->nuser, m->nbeam, m->nuser, m->njoint, m->ndof,
           m->nconstraint);
+
+  // the partition of mixed stepping (docs/mixed.md); absent for a monolithic model
+  if (info.nsubsystem > 0) {
+    fputs("  \"subsystems\": [", f);
+    for (int k = 0; k < info.nsubsystem; k++) {
+      rdSubsystemInfo si;
+      if (rd_subsystemInfo(m, k, &si) != RD_OK) {
+        continue;
+      }
+      fputs(k ? ", {\"name\": " : "{\"name\": ", f);
+      rd_jsonString(f, si.name);
+      fputs(", \"method\": ", f);
+      rd_jsonString(f, rd_methodName(si.method));
+      fprintf(f, ", \"substeps\": %d, \"bodies\": [", si.substeps);
+      for (int i = 0; i < si.nbody; i++) {
+        fputs(i ? ", " : "", f);
+        rd_jsonString(f, rd_nodeName(m, rd_subsystemBody(m, k, i)));
+      }
+      fputs("]}", f);
+    }
+    fputs("],\n", f);
+  }
 
   // redundant constraint equations removed (as chosen for the last step), equations from 1
   fputs("  \"removed_constraints\": [", f);

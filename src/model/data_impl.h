@@ -36,10 +36,13 @@ struct rdData_ {
   double* beamscale;   // nbeam: time-function factor of each beam's distributed load
   double* hostload;    // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
   int hostload_set;    // 1 once rd_setNodeLoad was called (else hostload is not read)
-  int in_step;         // 1 between rd_stepBegin and rd_stepEnd
-  double step_h;       // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
-  double step_tend;    // t + h
-  void* work;          // stepper scratch, not part of the state
+  const unsigned char* load_skip;  // nnode or NULL: loads and user elements acting on nodes
+                                   // marked 1 only are left out of rd_evalLoads and the
+                                   // assembly (mixed stepping sets it around each part's step)
+  int in_step;                     // 1 between rd_stepBegin and rd_stepEnd
+  double step_h;                   // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
+  double step_tend;                // t + h
+  void* work;                      // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
   rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)

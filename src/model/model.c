@@ -71,6 +71,16 @@ void rd_modelFree(rdModel* m) {
     rd_free(ctx, (void*)m->beam[i].origin);
   }
   rd_free(ctx, m->beam);
+  for (int i = 0; m->sub && i < m->nsub; i++) {
+    rdSubsystem* b = &m->sub[i];
+    rd_free(ctx, b->name);
+    rd_free(ctx, (void*)b->origin);
+    rd_free(ctx, b->node);
+    rd_free(ctx, b->pivot);
+    rd_free(ctx, b->anchor);
+  }
+  rd_free(ctx, m->sub);
+  rd_free(ctx, m->node_sub);
   rd_free(ctx, m->node_name);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);
@@ -117,7 +127,41 @@ int rd_modelInfo(const rdModel* m, rdModelInfo* info) {
   info->noutput_reaction = m->nout_reaction;
   info->noutput_section = m->nout_section;
   info->linear_solver = m->pattern ? rd_optionValueName("solver.linear_solver", m->linsol) : NULL;
+  info->nsubsystem = m->nsub;
   return RD_OK;
+}
+
+
+int rd_subsystemInfo(const rdModel* m, int k, rdSubsystemInfo* info) {
+  if (!rd_modelValid(m)) {
+    return RD_ERR_HANDLE;
+  }
+  if (!info || k < 0 || k >= m->nsub) {
+    return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_subsystemInfo: no subsystem %d (the model has %d)", k,
+                    m->nsub);
+  }
+  const rdSubsystem* b = &m->sub[k];
+  info->name = b->name;
+  info->method = b->method;
+  info->substeps = b->substeps;
+  info->nbody = b->nbody;
+  return RD_OK;
+}
+
+
+int rd_subsystemBody(const rdModel* m, int k, int i) {
+  if (!rd_modelValid(m) || k < 0 || k >= m->nsub || i < 0 || i >= m->sub[k].nbody) {
+    return -1;
+  }
+  return m->sub[k].node[i];
+}
+
+
+int rd_nodeSubsystem(const rdModel* m, int i) {
+  if (!rd_modelValid(m) || i < 0 || i >= m->nnode || !m->node_sub) {
+    return -1;
+  }
+  return m->node_sub[i];
 }
 
 
@@ -287,7 +331,20 @@ int rd_printModel(const rdModel* m, FILE* out) {
           m->ntimefn);
   fprintf(out, "DOFs         %d (+ %d multipliers)\n", m->ndof, m->nconstraint);
   fprintf(out, "gravity      (%g, %g, %g)\n", m->gravity[0], m->gravity[1], m->gravity[2]);
-  fprintf(out, "method       %s\n", rd_methodName(m->opt.method));
+  fprintf(out, "method       %s%s\n", rd_methodName(m->opt.method),
+          m->nsub ? " (mixed: the rigid subsystems below inside it)" : "");
+  for (int k = 0; k < m->nsub; k++) {
+    const rdSubsystem* b = &m->sub[k];
+    fprintf(out, "subsystem    %s: %s, %d sub-step%s, %d bod%s:", b->name, rd_methodName(b->method),
+            b->substeps, b->substeps == 1 ? "" : "s", b->nbody, b->nbody == 1 ? "y" : "ies");
+    for (int i = 0; i < b->nbody && i < 6; i++) {
+      fprintf(out, " %s%s", m->node_name[b->node[i]],
+              b->pivot[i] < 0             ? ""
+              : b->anchor[i] == RD_GROUND ? " (pivot)"
+                                          : " (pivot on the flexible part)");
+    }
+    fprintf(out, b->nbody > 6 ? " ...\n" : "\n");
+  }
   if (m->pattern) {
     fprintf(out, "linsolver    %s%s\n", rd_optionValueName("solver.linear_solver", m->linsol),
             m->opt.linear_solver == RD_LINSOL_AUTO ? " (auto)" : "");

@@ -57,6 +57,20 @@ typedef struct rdModelBeam_ {
   struct rdBeam_* kernel;  // elements/beam.h
 } rdModelBeam;
 
+// a compiled rigid subsystem of mixed stepping (checked by src/sim/compile.c, stepped by
+// solver/mixed.c)
+typedef struct rdSubsystem_ {
+  char* name;
+  const char* origin;
+  int method;     // rdMethod, a rigid-body method
+  int substeps;   // sub-steps per generalized-alpha step, >= 1
+  int predictor;  // rdSubsystemPredictor
+  int nbody;
+  int* node;    // nbody: the bodies' nodes, in the order given
+  int* pivot;   // nbody: the spherical joint that pins the body, -1 if it is free
+  int* anchor;  // nbody: the flexible node the pivot moves with; RD_GROUND: a fixed pivot (or none)
+} rdSubsystem;
+
 struct rdModel_ {
   uint32_t magic;
   rdContext* ctx;
@@ -117,6 +131,10 @@ struct rdModel_ {
   int nout_section;
   int* out_section_beam;  // nout_section beam indices (history.csv section load columns)
   double* out_section_s;  // nout_section span fractions of the element
+
+  int nsub;
+  rdSubsystem* sub;  // nsub rigid subsystems (mixed stepping)
+  int* node_sub;     // nnode: the subsystem of each node, -1 for the rest (the flexible part)
 
   struct rdPattern_* pattern;  // iteration-matrix pattern, scatter maps (solver/pattern.c)
   int linsol;                  // its linear-solver backend, `auto` resolved (rd_linsolChoose)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rodrigues/model.h"
 #include "src/core/core.h"
 #include "src/core/expr.h"
 #include "src/model/spec_impl.h"
@@ -134,6 +135,12 @@ void rd_destroySpec(rdSpec** spec) {
     rd_free(ctx, (void*)b->mass);
   }
   rd_free(ctx, s->beams.items);
+  for (int i = 0; i < s->subsystems.count; i++) {
+    rdSubsystemDef* b = &ITEM(s->subsystems, rdSubsystemDef, i);
+    rd_free(ctx, (void*)b->name);
+    rd_free(ctx, (void*)b->nodes);
+  }
+  rd_free(ctx, s->subsystems.items);
   rd_free(ctx, s->outputs.items);
   rd_free(ctx, s->out_reactions.items);
   rd_free(ctx, s->out_sections.items);
@@ -181,6 +188,8 @@ static const char* obj_name(const rdSpec* s, rdObjKind kind, int i) {
       return ITEM(s->torques, rdTorqueLawDef, i).name;
     case RD_OBJ_BEAM:
       return ITEM(s->beams, rdBeamDef, i).name;
+    case RD_OBJ_SUBSYSTEM:
+      return ITEM(s->subsystems, rdSubsystemDef, i).name;
     default:
       return NULL;
   }
@@ -206,6 +215,8 @@ int rds_count(const rdSpec* s, rdObjKind kind) {
       return s->torques.count;
     case RD_OBJ_BEAM:
       return s->beams.count;
+    case RD_OBJ_SUBSYSTEM:
+      return s->subsystems.count;
     default:
       return 0;
   }
@@ -704,7 +715,8 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
         if (!def->expression[k]) {
           return RD_ERROR(ctx, RD_ERR_ARG, "torque law '%s': needs three expressions", def->name);
         }
-        if (rd_exprCheck(ctx, def->expression[k], "t r11 r12 r13 r21 r22 r23 r31 r32 r33",
+        if (rd_exprCheck(ctx, def->expression[k],
+                         "t r11 r12 r13 r21 r22 r23 r31 r32 r33 w1 w2 w3 W1 W2 W3",
                          def->name) < 0) {
           return RD_ERR_ARG;
         }
@@ -897,6 +909,57 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
     rd_free(ctx, (void*)d.mass);
   }
   return idx;
+}
+
+
+rdSubsystemDef rd_defaultSubsystemDef(void) {
+  rdSubsystemDef d;
+  memset(&d, 0, sizeof(d));
+  d.method = RD_METHOD_LIEMID_EA;
+  d.substeps = 1;
+  d.cookie_ = RD_DEF_COOKIE;
+  return d;
+}
+
+
+int rds_addSubsystem(rdSpec* s, const rdSubsystemDef* def) {
+  if (!def) {
+    return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
+  }
+  int st = check_def(s, RD_OBJ_SUBSYSTEM, "subsystem", def->name, def->cookie_);
+  if (st < 0) {
+    return st;
+  }
+  rdContext* ctx = s->ctx;
+  if (def->nbody < 1 || !def->nodes) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "subsystem '%s': needs at least one body", def->name);
+  }
+  for (int i = 0; i < def->nbody; i++) {
+    for (int k = 0; k < i; k++) {
+      if (def->nodes[k] == def->nodes[i]) {
+        return RD_ERROR(ctx, RD_ERR_ARG, "subsystem '%s': node %d is listed twice", def->name,
+                        def->nodes[i]);
+      }
+    }
+  }
+  if (def->substeps < 1) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "subsystem '%s': substeps must be >= 1, got %d", def->name,
+                    def->substeps);
+  }
+  if (def->method < RD_METHOD_NMB || def->method >= RD_METHOD_COUNT) {
+    const char* nm = rd_methodName(def->method);
+    return RD_ERROR(ctx, RD_ERR_ARG,
+                    "subsystem '%s': method '%s' is not a rigid-body method (nmb, nms, liemid_e1, "
+                    "liemid_e2, liemid_ea, liemid_i, sw, hstagm, akw)",
+                    def->name, nm ? nm : "?");
+  }
+  if (def->predictor != RD_SUBSYSTEM_PREDICT_TAYLOR &&
+      def->predictor != RD_SUBSYSTEM_PREDICT_SUBSTEPS) {
+    return RD_ERROR(ctx, RD_ERR_ARG, "subsystem '%s': unknown predictor %d", def->name,
+                    (int)def->predictor);
+  }
+  rdSubsystemDef d = *def;
+  return push_with_nodes(s, &s->subsystems, &d, sizeof(d), &d.name, &d.nodes, d.nbody);
 }
 
 

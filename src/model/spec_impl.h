@@ -55,6 +55,7 @@ struct rdSpec_ {
   rdVec callbacks;              // rdLoadCallbackDef (name, nodes copied)
   rdVec users;                  // rdUserElementDef (name, nodes copied)
   rdVec beams;                  // rdBeamDef (name, nodes, station, stiffness, mass copied)
+  rdVec subsystems;             // rdSubsystemDef (name, nodes copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
   double gravity[3];
   rdOptions opt;

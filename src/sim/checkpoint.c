@@ -222,7 +222,7 @@ static uint64_t hash_timefn(rdTimeFn* fn) {
 // entries of a model's fingerprint
 static int fingerprint_size(const rdModel* m) {
   return rd_optionList(0, NULL, NULL, NULL, NULL) + 1 + m->nnode + m->nelem + m->nbeam + m->njoint +
-         m->nload + m->ntorque + m->ntimefn + m->ncallback + m->nuser;
+         m->nload + m->ntorque + m->ntimefn + m->ncallback + m->nuser + m->nsub;
 }
 
 
@@ -273,6 +273,16 @@ static void make_fingerprint(const rdModel* m, fingerprint* f) {
     h = rd_hash(h, u->nodes, (size_t)u->nnode * sizeof(int));
     put(f, h, NULL, "user element '%s'", u->name);
   }
+  // the partition of mixed stepping (none: no entry)
+  for (int k = 0; k < m->nsub; k++) {
+    const rdSubsystem* b = &m->sub[k];
+    h = RD_HASH_INIT;
+    H(h, b->method);
+    H(h, b->substeps);
+    H(h, b->nbody);
+    h = rd_hash(h, b->node, (size_t)b->nbody * sizeof(int));
+    put(f, h, NULL, "subsystem '%s'", b->name);
+  }
 }
 
 
@@ -314,7 +324,7 @@ static size_t payload_size(const rdModel* m, const rdData* d) {
 
 
 static size_t history_size(const rdModel* m, const rdData* d) {
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   return stp && stp->history_size ? stp->history_size(m, d) : 0;
 }
 
@@ -393,7 +403,7 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.wall_time = d->stats.wall_time;
   h.payload_size = payload_size(m, d);
   // the stepper's history outside the state (e.g. the linear solver's pivot order)
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   size_t hsize = history_size(m, d);
   size_t lsize = d->hostload_set ? 6 * (size_t)m->nnode * sizeof(double) : 0;
   fingerprint fp;
@@ -647,7 +657,7 @@ int rd_checkpointParse(const rdModel* m, rdData* d, const char* name, const unsi
       return RD_ERR_NOMEM;
     }
     memcpy(hist, p, hsize);
-    int st = rd_stepperFor(m->opt.method)->history_load(m, d, hist);
+    int st = rd_modelStepper(m)->history_load(m, d, hist);
     rd_free(ctx, hist);
     if (st > 0) {
       // the saved factorization is singular: a writer never saves one (the next step would

@@ -509,7 +509,7 @@ static int compile_torques(const rdSpec* s, rdModel* m) {
         char owner[256];
         snprintf(owner, sizeof(owner), "torque law '%s' component %d", tl->def.name, k + 1);
         int st = rd_exprCreate(ctx, &tl->expr[k], sd->expression[k],
-                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33", owner);
+                               "t r11 r12 r13 r21 r22 r23 r31 r32 r33 w1 w2 w3 W1 W2 W3", owner);
         if (st < 0) {
           return st;
         }
@@ -736,6 +736,239 @@ static int compile_beams(const rdSpec* s, rdModel* m) {
   return RD_OK;
 }
 
+// ---------------------------------------------------------------------------------------------
+// rigid subsystems (mixed stepping, docs/mixed.md): what the partition can integrate
+
+static const char* sub_name(const rdModel* m, int node) {
+  return m->sub[m->node_sub[node]].name;
+}
+
+
+// an element, user element or load callback touching nodes[0..n) may lie within one subsystem
+// and the flexible part, not across two subsystems
+static int check_across(const rdModel* m, const char* o, const char* what, const char* name,
+                        const int* nodes, int n) {
+  int first = -1;
+  for (int k = 0; k < n; k++) {
+    int s = nodes[k] >= 0 ? m->node_sub[nodes[k]] : -1;
+    if (s >= 0 && first >= 0 && s != m->node_sub[nodes[first]]) {
+      return fail(m->ctx, o,
+                  "%s '%s' ties subsystems '%s' (node '%s') and '%s' (node '%s'): put their "
+                  "bodies in one subsystem",
+                  what, name, sub_name(m, nodes[first]), m->node_name[nodes[first]],
+                  sub_name(m, nodes[k]), m->node_name[nodes[k]]);
+    }
+    if (s >= 0 && first < 0) {
+      first = k;
+    }
+  }
+  return RD_OK;
+}
+
+
+static int check_sub_elements(const rdModel* m) {
+  int* body = rd_alloc(m->ctx, sizeof(int) * ((size_t)m->nnode + 1));
+  if (!body) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < m->nnode; i++) {
+    body[i] = -1;
+  }
+  int st = RD_OK;
+  for (int e = 0; e < m->nelem && st == RD_OK; e++) {
+    const rdElemDef* d = &m->elem[e].def;
+    const char* o = m->elem[e].origin;
+    if (d->type == RD_ELEM_RIGID_BODY) {
+      int n = d->u.body.node;
+      if (m->node_sub[n] >= 0 && body[n] >= 0) {
+        st =
+            fail(m->ctx, o,
+                 "rigid bodies '%s' and '%s' share node '%s' of subsystem '%s' (one "
+                 "body per node)",
+                 m->elem[body[n]].def.u.body.name, d->u.body.name, m->node_name[n], sub_name(m, n));
+      }
+      body[n] = e;
+    } else if (d->type == RD_ELEM_POINT_MASS && m->node_sub[d->u.mass.node] >= 0) {
+      st = fail(m->ctx, o,
+                "point mass '%s' is on node '%s' of subsystem '%s': a subsystem holds rigid "
+                "bodies only (put the mass into the body's mass and inertia)",
+                d->u.mass.name, m->node_name[d->u.mass.node], sub_name(m, d->u.mass.node));
+    } else if (d->type == RD_ELEM_SPRING || d->type == RD_ELEM_BUSHING) {
+      const int* nd = d->type == RD_ELEM_SPRING ? d->u.spring.node : d->u.bushing.node;
+      st = check_across(m, o, d->type == RD_ELEM_SPRING ? "spring" : "bushing", rd_elemDefName(d),
+                        nd, 2);
+    }
+  }
+  for (int k = 0; k < m->nsub && st == RD_OK; k++) {
+    const rdSubsystem* b = &m->sub[k];
+    for (int i = 0; i < b->nbody && st == RD_OK; i++) {
+      if (body[b->node[i]] < 0) {
+        st = fail(m->ctx, b->origin, "subsystem '%s': node '%s' carries no rigid body", b->name,
+                  m->node_name[b->node[i]]);
+      }
+    }
+  }
+  rd_free(m->ctx, body);
+  for (int i = 0; i < m->nbeam && st == RD_OK; i++) {
+    const rdBeamDef* d = &m->beam[i].def;
+    for (int k = 0; k < d->nnode && st == RD_OK; k++) {
+      if (m->node_sub[d->nodes[k]] >= 0) {
+        st = fail(m->ctx, m->beam[i].origin,
+                  "beam '%s': node '%s' is in subsystem '%s' (a subsystem holds rigid bodies "
+                  "only; tie the body to the beam with a joint or a bushing)",
+                  d->name, m->node_name[d->nodes[k]], sub_name(m, d->nodes[k]));
+      }
+    }
+  }
+  for (int i = 0; i < m->nuser && st == RD_OK; i++) {
+    st = check_across(m, "", "user element", m->user[i].name, m->user[i].nodes, m->user[i].nnode);
+  }
+  for (int i = 0; i < m->ncallback && st == RD_OK; i++) {
+    st = check_across(m, "", "load callback", m->callback[i].name, m->callback[i].nodes,
+                      m->callback[i].nnode);
+  }
+  return st;
+}
+
+
+// the position of x relative to the size of the model's coordinates
+static double distance_rel(const double a[3], const double b[3]) {
+  double d[3];
+  v3_sub(d, a, b);
+  return v3_norm(d) / fmax(1, fmax(v3_norm(a), v3_norm(b)));
+}
+
+
+static const char* const joint_names[] = {
+    "fixed",     "rigid",       "spherical", "revolute",   "universal",
+    "prismatic", "cylindrical", "planar",    "prescribed", "rotation_control"};
+
+
+// joints on subsystem nodes: a spherical joint to the ground (a fixed pivot) or to a node of the
+// flexible part at the joint point (a pivot that moves with it); one per body
+static int check_sub_joints(rdModel* m) {
+  for (int j = 0; j < m->njoint; j++) {
+    const rdJointDef* d = &m->joint[j].def;
+    const char* o = m->joint[j].origin;
+    int s0 = m->node_sub[d->node[0]], s1 = d->node[1] >= 0 ? m->node_sub[d->node[1]] : -1;
+    if (s0 < 0 && s1 < 0) {
+      continue;
+    }
+    int a = s0 >= 0 ? 0 : 1;  // the end on the body
+    int body = d->node[a], other = d->node[1 - a];
+    const rdSubsystem* b = &m->sub[m->node_sub[body]];
+    if (d->type != RD_JOINT_SPHERICAL) {
+      return fail(
+          m->ctx, o,
+          "joint '%s' (%s) holds node '%s' of subsystem '%s': the bodies of a subsystem "
+          "take only spherical joints, to the ground or to a node of the flexible part%s",
+          d->name, d->type >= 0 && d->type < RD_JOINT_COUNT ? joint_names[d->type] : "?",
+          m->node_name[body], b->name,
+          d->type == RD_JOINT_FIXED || d->type == RD_JOINT_RIGID || d->type == RD_JOINT_PRESCRIBED
+              ? " (this joint leaves the body no motion of its own: leave it out of the "
+                "subsystem, generalized-alpha carries it)"
+              : " (leave the body out of the subsystem)");
+    }
+    if (s0 >= 0 && s1 >= 0) {
+      return fail(m->ctx, o,
+                  "joint '%s' ties the bodies on nodes '%s' and '%s' (subsystem%s '%s'%s%s%s): "
+                  "the rigid methods integrate no joints between bodies (leave the bodies to "
+                  "generalized-alpha)",
+                  d->name, m->node_name[d->node[0]], m->node_name[d->node[1]], s0 == s1 ? "" : "s",
+                  m->sub[s0].name, s0 == s1 ? "" : " and '", s0 == s1 ? "" : m->sub[s1].name,
+                  s0 == s1 ? "" : "'");
+    }
+    int k = 0;
+    while (b->node[k] != body) {
+      k++;
+    }
+    if (b->pivot[k] >= 0) {
+      return fail(m->ctx, o,
+                  "joints '%s' and '%s' both pin the body on node '%s' of subsystem '%s' (one "
+                  "pivot per body)",
+                  m->joint[b->pivot[k]].def.name, d->name, m->node_name[body], b->name);
+    }
+    if (other >= 0) {
+      const double* x = m->node_q0 + 7 * other;
+      if (distance_rel(x, d->point) > 1e-9) {
+        double dx[3];
+        v3_sub(dx, x, d->point);
+        return fail(m->ctx, o,
+                    "joint '%s': the pivot of the body on node '%s' (subsystem '%s') must be at "
+                    "node '%s' of the flexible part, which is %g m from the joint point: put a "
+                    "node at the pivot",
+                    d->name, m->node_name[body], b->name, m->node_name[other], v3_norm(dx));
+      }
+    }
+    b->pivot[k] = j;
+    b->anchor[k] = other;
+  }
+  return RD_OK;
+}
+
+
+static int compile_subsystems(const rdSpec* s, rdModel* m) {
+  rdContext* ctx = m->ctx;
+  int n = s->subsystems.count;
+  m->nsub = n;
+  m->sub = rd_calloc(ctx, (size_t)n + 1, sizeof(rdSubsystem));
+  m->node_sub = rd_alloc(ctx, sizeof(int) * ((size_t)m->nnode + 1));
+  if (!m->sub || !m->node_sub) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < m->nnode; i++) {
+    m->node_sub[i] = -1;
+  }
+  for (int i = 0; i < n; i++) {
+    const rdSubsystemDef* d = &ITEM(s->subsystems, rdSubsystemDef, i);
+    rdSubsystem* b = &m->sub[i];
+    b->name = rd_strdup(ctx, d->name);
+    b->origin = dup_origin(m, s, RD_OBJ_SUBSYSTEM, i);
+    b->node = rd_alloc(ctx, sizeof(int) * (size_t)d->nbody);
+    b->pivot = rd_alloc(ctx, sizeof(int) * (size_t)d->nbody);
+    b->anchor = rd_alloc(ctx, sizeof(int) * (size_t)d->nbody);
+    if (!b->name || !b->origin || !b->node || !b->pivot || !b->anchor) {
+      return RD_ERR_NOMEM;
+    }
+    b->method = d->method;
+    b->substeps = d->substeps;
+    b->predictor = d->predictor;
+    b->nbody = d->nbody;
+    for (int k = 0; k < d->nbody; k++) {
+      int nd = d->nodes[k];
+      b->node[k] = nd;
+      b->pivot[k] = -1;
+      b->anchor[k] = RD_GROUND;
+      if (!node_ref_ok(m, nd, 0)) {
+        return fail(ctx, b->origin, "subsystem '%s': undefined node (index %d)", b->name, nd);
+      }
+      if (m->node_sub[nd] >= 0) {
+        return fail(ctx, b->origin, "subsystem '%s': node '%s' is already in subsystem '%s'",
+                    b->name, m->node_name[nd], m->sub[m->node_sub[nd]].name);
+      }
+      m->node_sub[nd] = i;
+    }
+  }
+  if (n == 0) {
+    return RD_OK;
+  }
+  const char* o = m->sub[0].origin;
+  if (m->opt.method != RD_METHOD_GENERALIZED_ALPHA) {
+    return fail(ctx, o,
+                "subsystem '%s': rigid subsystems step inside generalized-alpha; solver.method "
+                "is '%s'",
+                m->sub[0].name, rd_methodName(m->opt.method));
+  }
+  if (m->opt.formulation == RD_GA_STABILIZED) {
+    return fail(ctx, o,
+                "subsystem '%s': mixed stepping works with solver.formulation = index3 (the "
+                "stabilized formulation is not implemented for it)",
+                m->sub[0].name);
+  }
+  int st = check_sub_elements(m);
+  return st < 0 ? st : check_sub_joints(m);
+}
+
 
 static int compile_outputs(const rdSpec* s, rdModel* m) {
   int n = s->outputs.count ? s->outputs.count : m->nnode;
@@ -810,8 +1043,9 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_users(spec, m);
   st = st < 0 ? st : compile_beams(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
+  st = st < 0 ? st : compile_subsystems(spec, m);
   // the method's own preparation (the implicit methods: matrix pattern, linear solver)
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   if (st >= 0 && stp && stp->prepare) {
     st = stp->prepare(m);
   }

@@ -105,7 +105,7 @@ int rd_createData(const rdModel* m, rdData** data) {
     return RD_ERR_HANDLE;
   }
   rdContext* ctx = m->ctx;
-  const rdStepper* st = rd_stepperFor(m->opt.method);
+  const rdStepper* st = rd_modelStepper(m);
   if (!st) {
     return RD_ERROR(ctx, RD_ERR_UNSUPPORTED, "method '%s' is not available in this build",
                     rd_methodName(m->opt.method));
@@ -171,7 +171,7 @@ void rd_destroyData(rdData** data) {
   }
   rdData* d = *data;
   rdContext* ctx = d->ctx;
-  const rdStepper* st = rd_stepperFor(d->model->opt.method);
+  const rdStepper* st = rd_modelStepper(d->model);
   if (st && st->release) {
     st->release(d->model, d);
   }

@@ -24,7 +24,7 @@ void rd_destroyModel(rdModel** model) {
   for (int i = 0; m->beam && i < m->nbeam; i++) {
     rd_destroyBeam(&m->beam[i].kernel);
   }
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   if (stp && stp->unprepare) {
     stp->unprepare(m);
   }

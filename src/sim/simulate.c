@@ -73,7 +73,7 @@ int rd_initialize(const rdModel* m, rdData* d) {
     return RD_ERROR(m->ctx, RD_ERR_STATE,
                     "rd_initialize called inside a step (rd_stepBegin without rd_stepEnd)");
   }
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   st = stp->initialize(m, d);
   if (st != RD_OK) {
     return st < 0
@@ -242,7 +242,7 @@ int rd_step(const rdModel* m, rdData* d, double h) {
     return st;
   }
   double t0 = now();
-  st = step_once(m, d, rd_stepperFor(m->opt.method), h, 0);
+  st = step_once(m, d, rd_modelStepper(m), h, 0);
   d->stats.wall_time += now() - t0;
   return st;
 }
@@ -277,7 +277,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   int partial = nreal - (double)n > 1e-9;
   long total = n + partial;
   int every = m->opt.output_every;
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   // (k0 + i) % every, kept by counting instead of a division per step
   long phase = ((long)k0 % every + every) % every;
   // wall time of the steps: one clock reading per stretch between observer calls, not two per
@@ -351,7 +351,7 @@ int rd_stepBegin(const rdModel* m, rdData* d, double h) {
   if (st < 0) {
     return st;
   }
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   if (!can_split(stp)) {
     return RD_ERROR(m->ctx, RD_ERR_UNSUPPORTED,
                     "rd_stepBegin: method '%s' has no predictor/corrector split (use "
@@ -384,7 +384,7 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   if (!d->in_step) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "rd_stepEnd called without rd_stepBegin");
   }
-  const rdStepper* stp = rd_stepperFor(m->opt.method);
+  const rdStepper* stp = rd_modelStepper(m);
   double h = d->step_h, t0 = now();
   d->in_step = 0;
   st = stp->correct ? stp->correct(m, d, h) : stp->step(m, d, h);
