@@ -162,7 +162,7 @@ deck: pushed_pendulum.yaml
 parameters: [spin]
 set:
   nodes.rod.angular_velocity: "[0, 0, ${spin}]"
-  solver.final_time: 100
+  solver.final_time: 60
   output.every: 50
 grid:
   spin: [1, 2, 3, 4]

@@ -24,13 +24,16 @@ typedef struct resumable_ {
   const char* dir;
   cliOutputs* out;
   rdCollector* col;
-  char* csv;       // DIR/history.csv
-  char* ckpt;      // DIR/checkpoint.ckpt
-  char* state;     // DIR/checkpoint.state: the collector's state at the checkpoint
-  double* buf;     // 2 * nquantity + 1 numbers of the collector's state
-  double next;     // when the next checkpoint is due (simulated or wall time)
-  double wall0;    // wall clock at the start of the integration
-  double resumed;  // the time resumed from, NAN when started from the initial conditions
+  char* csv;         // DIR/history.csv
+  char* ckpt;        // DIR/checkpoint.ckpt
+  char* state;       // DIR/checkpoint.state: the collector's state at the checkpoint
+  double* buf;       // 2 * nquantity + 1 numbers of the collector's state
+  double* prev;      // the state written before (2 * nquantity + 1)
+  double prev_time;  // its time
+  long prev_rows;    // its history rows, -1: none yet
+  double next;       // when the next checkpoint is due (simulated or wall time)
+  double wall0;      // wall clock at the start of the integration
+  double resumed;    // the time resumed from, NAN when started from the initial conditions
 } resumable;
 
 
@@ -54,10 +57,22 @@ static void remove_checkpoint(const resumable* c, int with_history) {
 }
 
 
-// the collector's state with the time and the rows it belongs to, written atomically
+// one state of the collector, with the time and the history rows it belongs to
+static void print_entry(FILE* f, double t, long rows, const double* v, int n) {
+  fprintf(f, "time %a\nrows %ld\n", t, rows);
+  for (int k = 0; k < n; k++) {
+    fprintf(f, "%a\n", v[k]);
+  }
+}
+
+
+// the collector's state at this time, and the one before it (the checkpoint file still holds
+// that one until it is replaced), written atomically
 static int write_state(resumable* c, const rdModel* m, const rdData* d) {
   int n = 2 * c->s->nquantity + 1;
   rd_getCollectorState(c->col, c->buf);
+  double t = rd_time(d);
+  long rows = rd_historyRows(c->out->history);
   size_t len = strlen(c->state);
   char* tmp = malloc(len + 5);
   if (!tmp) {
@@ -68,11 +83,11 @@ static int write_state(resumable* c, const rdModel* m, const rdData* d) {
   FILE* f = fopen(tmp, "w");
   int ok = f != NULL;
   if (ok) {
-    fprintf(f, "%s\nfingerprint %s\ntime %a\nrows %ld\nquantities %d\n", state_magic,
-            rd_sweepFingerprint(c->s->sw, c->i), rd_time(d), rd_historyRows(c->out->history),
-            c->s->nquantity);
-    for (int k = 0; k < n; k++) {
-      fprintf(f, "%a\n", c->buf[k]);
+    fprintf(f, "%s\nfingerprint %s\nquantities %d\nentries %d\n", state_magic,
+            rd_sweepFingerprint(c->s->sw, c->i), c->s->nquantity, 1 + (c->prev_rows >= 0));
+    print_entry(f, t, rows, c->buf, n);
+    if (c->prev_rows >= 0) {
+      print_entry(f, c->prev_time, c->prev_rows, c->prev, n);
     }
     ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
     ok = fclose(f) == 0 && ok;
@@ -81,6 +96,10 @@ static int write_state(resumable* c, const rdModel* m, const rdData* d) {
   if (!ok) {
     cli_error("cannot write '%s'", c->state);
     remove(tmp);
+  } else {
+    memcpy(c->prev, c->buf, (size_t)n * sizeof(double));
+    c->prev_time = t;
+    c->prev_rows = rows;
   }
   free(tmp);
   (void)m;
@@ -88,28 +107,41 @@ static int write_state(resumable* c, const rdModel* m, const rdData* d) {
 }
 
 
-// read the collector's state into c->buf; 1 when it is this case's, with its time and rows
-static int read_state(resumable* c, double* t, long* rows) {
+// a number of the state file
+static int read_number(FILE* f, double* x) {
+  char word[64];
+  char* end = NULL;
+  int ok = fscanf(f, " %63s", word) == 1;
+  *x = ok ? strtod(word, &end) : NAN;
+  return ok && end && !*end;
+}
+
+
+// the collector's state at time t into c->buf and the history rows it belongs to; 1 when the
+// state file is this case's and has an entry of that time
+static int read_state(resumable* c, double t, long* rows) {
   FILE* f = fopen(c->state, "r");
   if (!f) {
     return 0;
   }
-  char line[256], fp[64] = "", tt[64] = "";
-  int nq = -1,
-      ok = fgets(line, sizeof(line), f) && !strncmp(line, state_magic, strlen(state_magic));
-  ok =
-      ok && fscanf(f, " fingerprint %63s time %63s rows %ld quantities %d", fp, tt, rows, &nq) == 4;
+  int n = 2 * c->s->nquantity + 1;
+  char line[256], fp[64] = "";
+  int nq = -1, nentry = 0, found = 0;
+  int ok = fgets(line, sizeof(line), f) && !strncmp(line, state_magic, strlen(state_magic));
+  ok = ok && fscanf(f, " fingerprint %63s quantities %d entries %d", fp, &nq, &nentry) == 3;
   ok = ok && !strcmp(fp, rd_sweepFingerprint(c->s->sw, c->i)) && nq == c->s->nquantity;
-  char* end = NULL;
-  *t = ok ? strtod(tt, &end) : NAN;
-  ok = ok && end && !*end;
-  for (int k = 0; ok && k < 2 * nq + 1; k++) {
-    ok = fscanf(f, " %63s", tt) == 1;
-    c->buf[k] = ok ? strtod(tt, &end) : NAN;
-    ok = ok && end && !*end;
+  for (int e = 0; ok && !found && e < nentry; e++) {
+    double te;
+    char key[16];
+    ok = fscanf(f, " %15s", key) == 1 && !strcmp(key, "time") && read_number(f, &te) &&
+         fscanf(f, " rows %ld", rows) == 1;
+    for (int k = 0; ok && k < n; k++) {
+      ok = read_number(f, c->buf + k);
+    }
+    found = ok && te == t;
   }
   fclose(f);
-  return ok;
+  return found;
 }
 
 
@@ -119,10 +151,12 @@ static int resume(resumable* c, cliSession* ss) {
   struct stat sb;
   double t;
   long rows, kept = -1;
-  if (stat(c->ckpt, &sb) != 0 || stat(c->csv, &sb) != 0 || !read_state(c, &t, &rows)) {
+  if (stat(c->ckpt, &sb) != 0 || stat(c->csv, &sb) != 0 ||
+      rd_readCheckpoint(ss->model, ss->data, c->ckpt) != RD_OK) {
     return 0;
   }
-  if (rd_readCheckpoint(ss->model, ss->data, c->ckpt) != RD_OK || rd_time(ss->data) != t) {
+  t = rd_time(ss->data);
+  if (!read_state(c, t, &rows)) {
     return 0;
   }
   if (rd_openHistory(ss->model, c->csv, t, &c->out->history, &kept) != RD_OK || kept != rows ||
@@ -306,8 +340,10 @@ int cli_sweepIntegrateResumable(cliSweep* s, int i, cliSession* ss, const char* 
   c.ckpt = cli_join(dir, "checkpoint.ckpt");
   c.state = cli_join(dir, "checkpoint.state");
   c.buf = malloc((size_t)(2 * s->nquantity + 1) * sizeof(double));
+  c.prev = malloc((size_t)(2 * s->nquantity + 1) * sizeof(double));
+  c.prev_rows = -1;
   int code = CLI_OK;
-  if (!c.csv || !c.ckpt || !c.state || !c.buf) {
+  if (!c.csv || !c.ckpt || !c.state || !c.buf || !c.prev) {
     cli_error("out of memory");
     code = CLI_OTHER;
   }
@@ -328,6 +364,7 @@ int cli_sweepIntegrateResumable(cliSweep* s, int i, cliSession* ss, const char* 
     close_outputs(out, 0);
   }
   free(c.buf);
+  free(c.prev);
   free(c.state);
   free(c.ckpt);
   free(c.csv);
