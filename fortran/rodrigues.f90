@@ -1448,6 +1448,16 @@ module rodrigues
       type(c_ptr), value :: c_b
       real(c_double), intent(out), optional :: values(*)
     end function
+    integer(c_int) function rd_getCollectorState(c_b, state) bind(c, name='rd_getCollectorState')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: c_b
+      real(c_double), intent(out) :: state(*)
+    end function
+    integer(c_int) function rd_setCollectorState(c_b, state) bind(c, name='rd_setCollectorState')
+      import :: c_int, c_double, c_ptr
+      type(c_ptr), value :: c_b
+      real(c_double), intent(in) :: state(*)
+    end function
     subroutine rd_destroyCollector(c_b) bind(c, name='rd_destroyCollector')
       import :: c_ptr
       type(c_ptr), intent(inout) :: c_b

@@ -2,7 +2,9 @@
 # The sweep end to end: the 20 cases of tests/sweep/acceptance.yaml (one of them fails on a NaN
 # load) run one after another, with --jobs 2 and under `mpirun -n 3` give the same results bit
 # for bit and the same table; the failing case is recorded and the others go on; a rerun does no
-# work; a sweep killed midway (SIGKILL, and SIGTERM) and run again completes the rest.
+# work; a sweep killed midway (SIGKILL, and SIGTERM) and run again completes the rest; with
+# --checkpoint-every a case killed midway resumes from its checkpoint (serially, --jobs 2, MPI)
+# and ends bit-identical to an uninterrupted one.
 # usage: test_sweep.sh BUILD_DIR SOURCE_DIR
 build=$1
 src=$2
@@ -150,6 +152,65 @@ status=$?
 took=$(($(date +%s) - start))
 check "SIGTERM in a long case: ends by the signal (143) within 5 s (took $took s)" \
   [ "$status" -eq 143 -a "$took" -le 5 ]
+
+# --- a case killed midway resumes from its checkpoint (--checkpoint-every): serially, with
+# --jobs 2 and under MPI, the rerun continues each started case from its last checkpoint and
+# ends with every history.csv and result.json (but the wall time) of an uninterrupted sweep
+cp "$src/tests/sweep/pushed_pendulum.yaml" "$tmp/"
+cat >"$tmp/ck.yaml" <<'EOF_SWEEP'
+deck: pushed_pendulum.yaml
+parameters: [spin]
+set:
+  nodes.rod.angular_velocity: "[0, 0, ${spin}]"
+  solver.final_time: 60
+  output.every: 50
+grid:
+  spin: [1, 2, 3, 4]
+collect:
+  - max(rod.z)
+  - final(total_energy)
+  - absmax(rod.vy)
+  - max(reaction.pivot.force)
+EOF_SWEEP
+"$exe" sweep "$tmp/ck.yaml" -o "$tmp/ck_ref" >"$tmp/ck_ref.out" 2>&1
+check "checkpointed sweep: the uninterrupted reference" grep -q "^4 ok, 0 failed" "$tmp/ck_ref.out"
+# every process of a sweep (the coordinator, its workers, MPI's ranks), killed at once
+descendants() {
+  for c in $(ps -o pid= --ppid "$1"); do
+    echo "$c"
+    descendants "$c"
+  done
+}
+ck_killed() {
+  name=$1
+  wait_for=$2 # the case whose first checkpoint is awaited
+  opts=$3     # options of the sweep; then the launcher (mpirun ...), if any
+  shift 3
+  dir="$tmp/ck_$name"
+  "$@" "$exe" sweep "$tmp/ck.yaml" -o "$dir" --checkpoint-every 5 $opts >"$dir.out" 2>&1 &
+  pid=$!
+  n=0
+  while [ ! -f "$dir/cases/spin=$wait_for/checkpoint.ckpt" ] && [ $n -lt 3000 ]; do
+    sleep 0.01
+    n=$((n + 1))
+  done
+  kill -KILL $pid $(descendants $pid) 2>/dev/null
+  wait $pid
+  check "$name: killed with a case midway" [ -f "$dir/cases/spin=$wait_for/checkpoint.ckpt" ]
+  "$@" "$exe" sweep "$tmp/ck.yaml" -o "$dir" --checkpoint-every 5 $opts >"$dir.rerun" 2>&1
+  check "$name: the rerun completes every case" grep -q "^4 ok, 0 failed" "$dir.rerun"
+  check "$name: the case resumed from its checkpoint, not from t = 0" \
+    grep -q "^resumed from the checkpoint at t = [1-9]" "$dir/cases/spin=$wait_for/resumed.txt"
+  check "$name: the same history.csv and result.json as without the kill" \
+    same_results "$tmp/ck_ref" "$dir"
+  check "$name: no checkpoint left" [ -z "$(ls "$dir"/cases/*/checkpoint.* 2>/dev/null)" ]
+}
+ck_killed serial 2 ""
+ck_killed jobs 3 "--jobs 2"
+if [ -x "$build/rodrigues-sweep" ] && command -v mpirun >/dev/null 2>&1; then
+  ck_killed mpi 3 "" env ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" mpirun $root \
+    --oversubscribe -n 3
+fi
 
 # --- bad input: located errors
 printf 'deck: pushed_pendulum.yaml\ngrid:\n  solver.time_stp: [1, 2]\n' >"$tmp/bad.yaml"

@@ -192,6 +192,7 @@ static void test_collector(rdContext* ctx) {
   rdModel* m = NULL;
   rdData* d = NULL;
   rdCollector* c = NULL;
+  rdCollector* c2 = NULL;  // restored from c's state halfway
   st = rd_readDeck(ctx, deck, NULL, 0, &spec);
   st = st ? st : rd_compile(spec, &m);
   st = st ? st : rd_createData(m, &d);
@@ -205,6 +206,20 @@ static void test_collector(rdContext* ctx) {
     for (int k = 0; k < 200 && st == RD_OK; k++) {
       st = k ? rd_step(m, d, 0) : RD_OK;
       st = st ? st : rd_collect(c, d);
+      st = st || !c2 ? st : rd_collect(c2, d);
+      if (k == 99 && st == RD_OK) {
+        // a second collector from the first's state, as a case resumed from a checkpoint
+        double state[15];
+        st = rd_getCollectorState(c, state);
+        st = st ? st : rd_createCollector(sw, m, &c2);
+        st = st ? st : rd_setCollectorState(c2, state);
+        CHECK(st == RD_OK && state[14] == 100);
+        state[7] = 2;
+        CHECK(rd_setCollectorState(c2, state) == RD_ERR_ARG);  // a flag that is not 0 or 1
+        state[7] = 0;
+        state[14] = -1;
+        CHECK(rd_setCollectorState(c2, state) == RD_ERR_ARG);  // a negative count
+      }
       double x[3], q[4], vel[3], f[3], mo[3], ke, pe;
       rd_getNodeState(m, d, 0, x, q, vel, NULL, NULL);
       rd_getJointReaction(m, d, 0, f, mo);
@@ -220,7 +235,10 @@ static void test_collector(rdContext* ctx) {
     CHECK(v[0] == zmax && v[1] == zmin && v[2] == vy && v[3] == te && v[5] == my);
     CHECK_MSG(v[4] == fbig, "%.17g %.17g", v[4], fbig);
     CHECK(v[6] == 0 && zmin < -0.05);  // initialization counts no Newton iteration
+    double v2[7];
+    CHECK(c2 && rd_collectedValues(c2, v2) == RD_OK && !memcmp(v, v2, sizeof(v)));
   }
+  rd_destroyCollector(&c2);
   // the model and the sweep of a live collector refuse to be destroyed
   rdModel* m_keep = m;
   rdSweep* sw_keep = sw;

@@ -95,6 +95,17 @@ RD_API int rd_collect(rdCollector* c, const rdData* data);
 // sample or where a sample was not finite. Returns RD_OK or RD_ERR_HANDLE.
 RD_API int rd_collectedValues(const rdCollector* c, double* values);
 
+// The collector's state, to be saved beside a checkpoint and restored when the case resumes
+// from it: 2 * rd_sweepQuantityCount + 1 numbers (the quantities so far, 1 for each quantity
+// that had a sample that was not finite and 0 else, the number of samples). Returns RD_OK or
+// RD_ERR_HANDLE.
+RD_API int rd_getCollectorState(const rdCollector* c, double* state);
+
+// Restore a state of rd_getCollectorState (of a collector of the same case). Returns RD_OK,
+// RD_ERR_HANDLE, or RD_ERR_ARG (a flag that is not 0 or 1, a count that is not a whole number
+// from 0, a quantity that is not finite).
+RD_API int rd_setCollectorState(rdCollector* c, const double* state);
+
 // Destroy a collector; accepts NULL and sets *c to NULL. A stale copy of the handle is then
 // refused with RD_ERR_HANDLE, and destroying it again does nothing. The model and the sweep of a
 // live collector refuse to be destroyed (RD_ERR_STATE).

@@ -58,6 +58,10 @@ typedef struct cliDeckArgs_ {
 // stderr; returns CLI_USAGE.
 int cli_usageError(const char* cmd, const char* what, const char* arg);
 
+// "--checkpoint-every" INTERVAL: simulated time (a number, *wall = 0) or wall-clock time (30s,
+// 5min, 2h; *wall = 1) into *every. CLI_OK or, with the error printed, CLI_USAGE.
+int cli_parseInterval(const char* cmd, const char* text, double* every, int* wall);
+
 // Parse "DECK [--set KEY=VALUE]..." (and "-o DIR" if allow_output). On a usage error print it
 // with a hint to `rodrigues CMD --help` and return CLI_USAGE; otherwise CLI_OK. Free with
 // cli_freeDeckArgs in any case.

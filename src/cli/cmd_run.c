@@ -119,30 +119,6 @@ static int after_step(const rdModel* m, const rdData* d, void* user) {
 }
 
 
-// "--checkpoint-every" INTERVAL: simulated time (a number) or wall-clock time (s, min, h)
-static int parse_every(const char* text, runState* r) {
-  char* end = NULL;
-  double x = strtod(text, &end);
-  double unit = 0;
-  if (end && end != text) {
-    unit = !*end                                      ? 1
-           : !strcmp(end, "s")                        ? 1
-           : !strcmp(end, "min") || !strcmp(end, "m") ? 60
-           : !strcmp(end, "h")                        ? 3600
-                                                      : 0;
-  }
-  if (!(unit > 0) || !(x > 0) || !isfinite(x)) {
-    return cli_usageError("run",
-                          "--checkpoint-every takes a positive time, 0.5 (simulated) or "
-                          "30s, 5min, 2h (wall clock), not",
-                          text);
-  }
-  r->every = x * unit;
-  r->every_wall = *end != '\0';
-  return CLI_OK;
-}
-
-
 // open the history (continued when resuming a run that left one in DIR/incomplete) and the
 // other outputs in the run's directory; the first row unless the history is continued
 static int open_outputs(cliSession* s, runState* r, int resumed) {
@@ -323,7 +299,7 @@ int cmd_run(int argc, char** argv) {
   memset(&r, 0, sizeof(r));
   r.args = &args;
   if (code == CLI_OK && args.every) {
-    code = parse_every(args.every, &r);
+    code = cli_parseInterval("run", args.every, &r.every, &r.every_wall);
   }
   char* dir = NULL;
   size_t created = 0;

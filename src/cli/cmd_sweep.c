@@ -91,6 +91,8 @@ static pid_t start_worker(const char* exe, const cliSweepArgs* a, const cliSweep
                   s->dir,
                   "--worker",
                   (char*)rd_sweepCaseId(s->sw, i),
+                  a->every ? "--checkpoint-every" : NULL,
+                  (char*)a->every,
                   NULL};
   pid_t pid;
   int err = posix_spawn(&pid, exe, NULL, NULL, args, environ);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Argument parsing, deck loading and error reporting shared by the subcommands.
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -308,4 +309,27 @@ char* cli_outputDir(const char* deck, const char* dir, const char* prefix) {
     sprintf(out, "out/%s%.*s", prefix, (int)n, base);
   }
   return out;
+}
+
+
+int cli_parseInterval(const char* cmd, const char* text, double* every, int* wall) {
+  char* end = NULL;
+  double x = strtod(text, &end);
+  double unit = 0;
+  if (end && end != text) {
+    unit = !*end                                      ? 1
+           : !strcmp(end, "s")                        ? 1
+           : !strcmp(end, "min") || !strcmp(end, "m") ? 60
+           : !strcmp(end, "h")                        ? 3600
+                                                      : 0;
+  }
+  if (!(unit > 0) || !(x > 0) || !isfinite(x)) {
+    return cli_usageError(cmd,
+                          "--checkpoint-every takes a positive time, 0.5 (simulated) or "
+                          "30s, 5min, 2h (wall clock), not",
+                          text);
+  }
+  *every = x * unit;
+  *wall = *end != '\0';
+  return CLI_OK;
 }

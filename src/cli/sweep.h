@@ -15,6 +15,7 @@ typedef struct cliSweepArgs_ {
   const char** only;   // --case ID...: only these cases, run again (array from malloc)
   int nonly;
   const char* worker;  // --worker ID: run this one case, write its result, nothing else
+  const char* every;   // --checkpoint-every INTERVAL (NULL: no checkpoints)
   int help;
 } cliSweepArgs;
 
@@ -38,6 +39,8 @@ typedef struct cliSweep_ {
   int ndone;    // cases finished by this run
   int nfailed;  // of which not ok
   double wall0;
+  double every;    // checkpoints of each case every this interval (0: none)
+  int every_wall;  // of wall-clock time (else simulated time)
 } cliSweep;
 
 // Read the sweep file. Unless `worker`, also create the directory with index.csv, read what
@@ -54,6 +57,15 @@ char* cli_sweepCaseDir(const cliSweep* s, int i);
 // DIR/cases/<id>/result.json and *r (r->values must hold nquantity values). Returns the case's
 // exit code; CLI_IO if even the result could not be written.
 int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r);
+
+// Case i with checkpoints (s->every > 0; sweep_resume.c): start it from its checkpoint in
+// DIR/cases/<id>/ when an earlier run left a valid one (the history's rows up to it kept, the
+// collector's state restored, a line in resumed.txt), else from its initial conditions; then
+// integrate it to its final time like cli_integrate, writing the history in place and, every
+// interval and when interrupted, the checkpoint and the collector's state. On success the
+// checkpoint files go. Returns an exit code, the error reported with cli_error.
+int cli_sweepIntegrateResumable(cliSweep* s, int i, cliSession* ss, const char* dir,
+                                cliOutputs* out, rdCollector* col, double* wall);
 
 // After case i ended (in any process): read its result (a missing one becomes `crash` if that
 // is not NULL, with that reason: a worker that died), keep it, print its line.

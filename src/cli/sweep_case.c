@@ -16,11 +16,13 @@ static int collect(const rdModel* m, const rdData* d, void* user) {
 }
 
 
-// remove what an earlier run of the case left, so that no old file passes for a new one
-static void clear_case(const char* dir) {
-  static const char* const names[] = {"result.json", "history.csv", "summary.json", "history.nc",
-                                      "results.pvd"};
-  for (int k = 0; k < 5; k++) {
+// remove what an earlier run of the case left, so that no old file passes for a new one; with
+// checkpoints the history and the checkpoint stay for the case to resume from (sweep_resume.c)
+static void clear_case(const char* dir, int resumable) {
+  static const char* const names[] = {
+      "result.json",    "summary.json",   "history.nc",      "results.pvd",      "history.csv",
+      ".history.csv.0", ".history.csv.1", "checkpoint.ckpt", "checkpoint.state", "resumed.txt"};
+  for (int k = 0; k < (resumable ? 4 : 10); k++) {
     char* path = cli_join(dir, names[k]);
     if (path) {
       remove(path);
@@ -50,7 +52,7 @@ static int run(cliSweep* s, int i, const char* dir, rdCaseResult* r, rdCollector
     if (st == RD_OK) {
       st = rd_createCollector(s->sw, ss.model, col);
     }
-    if (st == RD_OK) {
+    if (st == RD_OK && !(s->every > 0)) {
       st = rd_initialize(ss.model, ss.data);
     }
     if (st != RD_OK) {
@@ -64,7 +66,8 @@ static int run(cliSweep* s, int i, const char* dir, rdCaseResult* r, rdCollector
   out.extra_user = *col;
   int committed = 0;
   if (code == CLI_OK) {
-    code = cli_integrate(&ss, dir, &out, wall);
+    code = s->every > 0 ? cli_sweepIntegrateResumable(s, i, &ss, dir, &out, *col, wall)
+                        : cli_integrate(&ss, dir, &out, wall);
     committed = code == CLI_OK;
   }
   if (code == CLI_OK) {
@@ -117,7 +120,7 @@ int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r) {
   cli_captureErrors(r->error, sizeof(r->error));
   int code = cli_makeDirs(dir, NULL) == 0 ? CLI_OK : CLI_IO;
   if (code == CLI_OK) {
-    clear_case(dir);
+    clear_case(dir, s->every > 0);
     rdCollector* col = NULL;
     double wall = 0;
     code = run(s, i, dir, r, &col, &wall);

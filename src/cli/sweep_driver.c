@@ -11,6 +11,7 @@
 
 const char cli_sweepUsage[] =
     "usage: rodrigues sweep SWEEP.yaml [-o DIR] [--jobs K] [--retry-failed] [--case ID]...\n"
+    "                       [--checkpoint-every INTERVAL]\n"
     "       mpirun -n N rodrigues sweep SWEEP.yaml [-o DIR] ...    (or srun)\n"
     "\n"
     "Run the cases of a sweep file (a base deck and --set overrides per case, docs/sweep.md):\n"
@@ -26,6 +27,10 @@ const char cli_sweepUsage[] =
     "  --retry-failed    run the failed cases again too\n"
     "  --case ID         run this case (an id of index.csv, or its number), even if it has a\n"
     "                    result; repeatable; the other cases are left as they are\n"
+    "  --checkpoint-every INTERVAL\n"
+    "                    checkpoint each case into DIR/cases/<id>/ every INTERVAL of\n"
+    "                    simulated time (0.5) or wall-clock time (30s, 5min, 2h); a case\n"
+    "                    that was killed or interrupted resumes from its checkpoint\n"
     "  -h, --help        show this help\n"
     "\n"
     "Under mpirun or srun with N > 1 processes, 'rodrigues sweep' hands over to\n"
@@ -66,6 +71,13 @@ int cli_sweepParseArgs(int argc, char** argv, cliSweepArgs* a) {
       }
       a->jobs = (int)k;
       i++;
+    } else if (!strcmp(s, "--checkpoint-every")) {
+      double every;
+      int wall;
+      if (!has_value || cli_parseInterval(cmd, argv[i + 1], &every, &wall) != CLI_OK) {
+        return has_value ? CLI_USAGE : cli_usageError(cmd, "missing interval after", s);
+      }
+      a->every = argv[++i];
     } else if (!strcmp(s, "--retry-failed")) {
       a->retry_failed = 1;
     } else if (!strcmp(s, "--case") || !strcmp(s, "--worker")) {
@@ -168,6 +180,9 @@ int cli_sweepOpen(const cliSweepArgs* a, int worker, cliSweep* s) {
   st = rd_readSweep(s->ctx, a->file, &s->sw);
   if (st != RD_OK) {
     return cli_fail(s->ctx, st, 0);
+  }
+  if (a->every) {
+    (void)cli_parseInterval("sweep", a->every, &s->every, &s->every_wall);
   }
   s->ncase = rd_sweepCaseCount(s->sw);
   s->nquantity = rd_sweepQuantityCount(s->sw);

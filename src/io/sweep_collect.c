@@ -233,3 +233,40 @@ int rd_collectedValues(const rdCollector* c, double* values) {
   }
   return RD_OK;
 }
+
+
+int rd_getCollectorState(const rdCollector* c, double* state) {
+  if (!c || c->magic != RD_MAGIC_COLLECTOR || !state) {
+    return RD_ERR_HANDLE;
+  }
+  for (int q = 0; q < c->nq; q++) {
+    state[q] = c->nsample ? c->value[q] : 0;
+    state[c->nq + q] = c->bad[q] ? 1 : 0;
+  }
+  state[2 * c->nq] = (double)c->nsample;
+  return RD_OK;
+}
+
+
+int rd_setCollectorState(rdCollector* c, const double* state) {
+  if (!c || c->magic != RD_MAGIC_COLLECTOR || !state) {
+    return RD_ERR_HANDLE;
+  }
+  double n = state[2 * c->nq];
+  if (!(n >= 0 && n < 9e15 && n == floor(n))) {
+    return RD_ERROR(c->model->ctx, RD_ERR_ARG, "collector state: %g samples", n);
+  }
+  for (int q = 0; q < c->nq; q++) {
+    double b = state[c->nq + q];
+    if ((b != 0 && b != 1) || !isfinite(state[q])) {
+      return RD_ERROR(c->model->ctx, RD_ERR_ARG, "collector state: quantity %d is not valid",
+                      q + 1);
+    }
+  }
+  for (int q = 0; q < c->nq; q++) {
+    c->value[q] = state[q];
+    c->bad[q] = state[c->nq + q] != 0;
+  }
+  c->nsample = (long)n;
+  return RD_OK;
+}
