@@ -41,6 +41,23 @@ static int umf_analyze(rdLinSol* s) {
 }
 
 
+// the column of the first zero pivot, else of the smallest in magnitude (udiag in pivot
+// order, pivot k in column Q[k]); -1 if UMFPACK cannot say
+static int smallest_pivot(umfData* u, int n) {
+  if (umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL, NULL,
+                             u->numeric) != UMFPACK_OK) {
+    return -1;
+  }
+  int best = 0;
+  for (int k = 0; k < n && u->udiag[best] != 0; k++) {
+    if (fabs(u->udiag[k]) < fabs(u->udiag[best])) {
+      best = k;
+    }
+  }
+  return n > 0 ? u->Q[best] : -1;
+}
+
+
 static int umf_factor(rdLinSol* s, const double* Ax) {
   umfData* u = s->impl;
   if (u->numeric) {
@@ -51,15 +68,7 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
   u->Ax = Ax;
   if (st == UMFPACK_WARNING_singular_matrix) {
     s->rcond = 0;
-    if (umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL, NULL,
-                               u->numeric) == UMFPACK_OK) {
-      for (int k = 0; k < s->n; k++) {
-        if (u->udiag[k] == 0) {
-          s->singular_col = u->Q[k];
-          break;
-        }
-      }
-    }
+    s->singular_col = smallest_pivot(u, s->n);
     return RD_RECOVER_SINGULAR;
   }
   if (st != UMFPACK_OK) {
@@ -68,6 +77,7 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
   }
   s->rcond = u->info[UMFPACK_RCOND];
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
+    s->singular_col = smallest_pivot(u, s->n);
     return RD_RECOVER_SINGULAR;
   }
   return RD_OK;
