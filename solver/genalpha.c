@@ -41,6 +41,9 @@ typedef struct {
   double* Bc;    // njoint x RD_ASM_BSTRIDE: B T at the current iterate
   double* cor;   // nnode x 6: the correction Bh^T h eta, node layout
   double* dcor;  // nnode x 6: its change in the current iteration
+  // the predictor's increment dq and velocities, for a second start of Newton (restart)
+  double* dqp;  // nnode x 6
+  double* vp;   // nnode x 6
 } gaWork;
 
 
@@ -87,6 +90,8 @@ static size_t layout(const rdModel* m, double* base, rdImplicitWork* w, gaWork* 
   x->Bc = rd_carve(&c, nb);
   x->cor = rd_carve(&c, 6 * nn);
   x->dcor = rd_carve(&c, 6 * nn);
+  x->dqp = rd_carve(&c, 6 * nn);
+  x->vp = rd_carve(&c, 6 * nn);
   return c.used;
 }
 
@@ -108,14 +113,23 @@ static int ga_check(const rdModel* m) {
 }
 
 
-// the message for a singular iteration matrix at unknown `col`
-static void singular_message(const rdModel* m, int col, char* buf, int size) {
+// the message for a singular iteration matrix: at the unknown of the zero pivot, or for one
+// too ill-conditioned (no zero pivot, rcond > 0) at that of the smallest pivot
+static void singular_message(const rdModel* m, const rdLinSol* ls, char* buf, int size) {
   char name[256];
+  int col = ls->singular_col;
   if (col < 0) {
     snprintf(buf, (size_t)size, "singular iteration matrix (the solver did not say where)");
     return;
   }
   rd_unknownName(m, col, name, sizeof(name));
+  if (ls->rcond > 0) {
+    snprintf(buf, (size_t)size,
+             "nearly singular iteration matrix (reciprocal condition %.1e), its smallest pivot "
+             "at %s",
+             ls->rcond, name);
+    return;
+  }
   if (col < m->ndof) {
     snprintf(buf, (size_t)size,
              "singular iteration matrix at %s: no mass, stiffness or joint holds it", name);
@@ -197,7 +211,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   g->h_fact = 0;
   if (st > 0) {
     char msg[1024];
-    singular_message(m, ls->singular_col, msg, sizeof(msg));
+    singular_message(m, ls, msg, sizeof(msg));
     const char* at = ls->singular_col >= 0 ? rd_unknownOrigin(m, ls->singular_col) : "";
     return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "%s%sconsistent initial accelerations at t = %g: %s",
                     at, *at ? ": " : "", s->t, msg);
@@ -320,7 +334,7 @@ static void joint_b(const rdModel* m, const double* B, const double* x, double* 
 static int factor_message(const rdModel* m, const rdData* d, rdLinSol* ls, int st, double h) {
   ls->owner = NULL;
   char msg[1024];
-  singular_message(m, ls->singular_col, msg, sizeof(msg));
+  singular_message(m, ls, msg, sizeof(msg));
   (void)st;
   return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", d->s.t, h, msg);
 }
@@ -380,8 +394,56 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     memset(gw.eta, 0, (size_t)ncon * sizeof(double));
     memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
   }
+  memcpy(gw.dqp, w.dq, 6 * (size_t)nn * sizeof(double));
+  memcpy(gw.vp, s->v, 6 * (size_t)nn * sizeof(double));
   rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
   return RD_OK;
+}
+
+
+// The second start of Newton after a failure from the predicted state: the configuration of
+// the last step, q_n (dq = 0). The predictor extrapolates the last velocities over the step;
+// where they hold a component the step does not resolve (the first step after a sudden load on
+// a small beam element: the tip of a 65-node composite cantilever leaves it at 92 m/s where it
+// moves at 2, and the predictor puts it 0.46 m away), Newton can diverge from there until its
+// iteration matrix is singular, while it converges in a few iterations from q_n. That start is
+// the predicted state plus one correction dx = -h dq_p under the corrector's own update rules
+// (dq += dx / h, v += gamma' dx, vd += beta' dx), so the relations between dq, v and vd hold
+// and Newton solves the same equations. 0 if the prediction was q_n already (nothing to gain).
+static int restart_at_last(const rdModel* m, rdData* d, double h) {
+  rdImplicitWork w;
+  gaWork gw;
+  carve(m, d, &w, &gw);
+  rdState* s = &d->s;
+  int nn = m->nnode, moved = 0;
+  for (int k = 0; k < 6 * nn && !moved; k++) {
+    moved = gw.dqp[k] != 0;
+  }
+  if (!moved) {
+    return 0;
+  }
+  gaParam p;
+  ga_param(m->opt.rho_inf, &p);
+  double gp = p.gamma / (h * p.beta);
+  double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
+  const rdGaHold* hd = ((gaSolver*)d->solver)->hold;
+  for (int k = 0; k < 6 * nn; k++) {
+    if (hd && hd->held[k / 6]) {
+      continue;  // mixed stepping: at their given motion already (dq = 0)
+    }
+    double dx = -h * gw.dqp[k];
+    w.dq[k] = 0;
+    s->v[k] = gw.vp[k] + gp * dx;
+    s->vd[k] = bp * dx;
+  }
+  int ncon = m->nconstraint;
+  memset(s->lambda, 0, (size_t)ncon * sizeof(double));
+  if (m->opt.formulation == RD_GA_STABILIZED && ncon > 0) {
+    memset(gw.eta, 0, (size_t)ncon * sizeof(double));
+    memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
+  }
+  ((gaSolver*)d->solver)->keep = 0;  // factor at the first iteration
+  return 1;
 }
 
 
@@ -467,6 +529,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       long nfull = ls->nfactor;
       st = rd_implicitFactor(d, ls, w.Ax);
       if (st > 0) {
+        d->stats.newton_iterations += iter;
         return factor_message(m, d, ls, st, h);
       }
       if (st < 0) {
@@ -496,6 +559,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       st = rd_linsolFactor(g->le, g->Ax);
       d->stats.factorizations++;
       if (st > 0) {
+        d->stats.newton_iterations += iter;
         return factor_message(m, d, g->le, st, h);
       }
       if (st < 0) {
@@ -587,7 +651,20 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
 
 
 static int ga_correct(const rdModel* m, rdData* d, double h) {
+  // a recoverable failure from the predicted state: once more from the last configuration;
+  // if that fails too, the first failure is what the step reports
+  // (the step's Newton iterations are those of both starts)
+  long before = d->stats.newton_iterations;
   int st = ga_correct_(m, d, h);
+  if (st > 0 && d->solver && restart_at_last(m, d, h)) {
+    char first[RD_ERRLEN];
+    snprintf(first, sizeof(first), "%s", rd_lastError(m->ctx));
+    int again = ga_correct_(m, d, h);
+    st = again == RD_OK ? RD_OK : again < 0 ? again : RD_ERROR(m->ctx, st, "%s", first);
+    if (st == RD_OK) {
+      d->stats.last_newton_iterations = (int)(d->stats.newton_iterations - before);
+    }
+  }
   if (st != RD_OK && d->solver) {
     ((gaSolver*)d->solver)->keep = 0;  // a failed step refactors at its retry
   }
