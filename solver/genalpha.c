@@ -720,37 +720,68 @@ static void ga_release(const rdModel* m, rdData* d) {
 }
 
 
-static int share_node(const rdModel* m, int I, int J) {
-  int a[2], b[2], oa[2], ob[2];
-  int na = joint_layout(m, I, a, oa), nb = joint_layout(m, J, b, ob);
-  for (int x = 0; x < na; x++) {
-    for (int y = 0; y < nb; y++) {
-      if (a[x] == b[y]) {
-        return 1;
-      }
-    }
+// the joints that share a node with joint J (J itself included), in increasing order, into
+// out; from the joints of each node (jstart/jlist, CSR, increasing): a merge of J's two lists
+static int coupled_joints(const rdModel* m, const int* jstart, const int* jlist, int J, int* out) {
+  int node[2], off[2];
+  int nn = joint_layout(m, J, node, off);
+  int a = jstart[node[0]], ae = jstart[node[0] + 1];
+  int b = nn > 1 ? jstart[node[1]] : 0, be = nn > 1 ? jstart[node[1] + 1] : 0;
+  int n = 0;
+  while (a < ae || b < be) {
+    int next = b >= be || (a < ae && jlist[a] <= jlist[b]) ? jlist[a] : jlist[b];
+    a += a < ae && jlist[a] == next;
+    b += b < be && jlist[b] == next;
+    out[n++] = next;
   }
-  return 0;
+  return n;
 }
 
 
-// pattern of the correction matrix: dense joint blocks for joints sharing a node (O(njoint^2)
-// once per data)
+// pattern of the correction matrix: dense joint blocks for joints sharing a node, found through
+// the joints of each node (the pattern's size, not njoint^2, once per data)
 static int eta_pattern(const rdModel* m, gaSolver* g) {
   rdContext* ctx = m->ctx;
-  int nj = m->njoint, nc = m->nconstraint;
+  int nj = m->njoint, nc = m->nconstraint, nnode = m->nnode;
   g->jptr = rd_calloc(ctx, (size_t)nj + 1, sizeof(int));
   g->Ap = rd_calloc(ctx, (size_t)nc + 1, sizeof(int));
-  if (!g->jptr || !g->Ap) {
-    return RD_ERR_NOMEM;
+  int* jstart = rd_calloc(ctx, (size_t)nnode + 1, sizeof(int));
+  int* jlist = rd_calloc(ctx, 2 * (size_t)nj + 1, sizeof(int));
+  int* cpl = NULL;   // the coupled joints of one joint
+  int* fill = NULL;  // next free place in each node's list
+  int st = RD_ERR_NOMEM;
+  if (!g->jptr || !g->Ap || !jstart || !jlist) {
+    goto done;
+  }
+  int node[2], off[2], most = 0;
+  for (int J = 0; J < nj; J++) {
+    int nn = joint_layout(m, J, node, off);
+    for (int k = 0; k < nn; k++) {
+      jstart[node[k] + 1]++;
+    }
+  }
+  for (int i = 0; i < nnode; i++) {
+    most = jstart[i + 1] > most ? jstart[i + 1] : most;
+    jstart[i + 1] += jstart[i];
+  }
+  cpl = rd_calloc(ctx, 2 * (size_t)most + 1, sizeof(int));
+  fill = rd_calloc(ctx, (size_t)nnode + 1, sizeof(int));
+  if (!cpl || !fill) {
+    goto done;
+  }
+  memcpy(fill, jstart, (size_t)nnode * sizeof(int));
+  for (int J = 0; J < nj; J++) {
+    int nn = joint_layout(m, J, node, off);
+    for (int k = 0; k < nn; k++) {
+      jlist[fill[node[k]]++] = J;  // in increasing J
+    }
   }
   size_t npair = 0, nnz = 0;
   for (int J = 0; J < nj; J++) {
-    for (int I = 0; I < nj; I++) {
-      if (share_node(m, I, J)) {
-        npair++;
-        nnz += (size_t)m->joint[I].nrow * (size_t)m->joint[J].nrow;
-      }
+    int n = coupled_joints(m, jstart, jlist, J, cpl);
+    npair += (size_t)n;
+    for (int q = 0; q < n; q++) {
+      nnz += (size_t)m->joint[cpl[q]].nrow * (size_t)m->joint[J].nrow;
     }
   }
   g->jrow = rd_calloc(ctx, npair + 1, sizeof(int));
@@ -758,18 +789,16 @@ static int eta_pattern(const rdModel* m, gaSolver* g) {
   g->Ai = rd_calloc(ctx, nnz + 1, sizeof(int));
   g->Ax = rd_calloc(ctx, nnz + 1, sizeof(double));
   if (!g->jrow || !g->joff || !g->Ai || !g->Ax) {
-    return RD_ERR_NOMEM;
+    goto done;
   }
   int e = 0, pos = 0;
   for (int J = 0; J < nj; J++) {
     g->jptr[J] = e;
-    int len = 0;
-    for (int I = 0; I < nj; I++) {
-      if (share_node(m, I, J)) {
-        g->jrow[e] = I;
-        g->joff[e++] = len;
-        len += m->joint[I].nrow;
-      }
+    int len = 0, n = coupled_joints(m, jstart, jlist, J, cpl);
+    for (int q = 0; q < n; q++) {
+      g->jrow[e] = cpl[q];
+      g->joff[e++] = len;
+      len += m->joint[cpl[q]].nrow;
     }
     // joints are numbered in increasing row order, so rows come out sorted
     for (int k = 0; k < m->joint[J].nrow; k++) {
@@ -784,7 +813,13 @@ static int eta_pattern(const rdModel* m, gaSolver* g) {
   }
   g->jptr[nj] = e;
   g->Ap[nc] = pos;
-  return rd_linsolCreate(ctx, m->opt.linear_solver, nc, g->Ap, g->Ai, &g->le);
+  st = rd_linsolCreate(ctx, m->opt.linear_solver, nc, g->Ap, g->Ai, &g->le);
+done:
+  rd_free(ctx, jstart);
+  rd_free(ctx, jlist);
+  rd_free(ctx, cpl);
+  rd_free(ctx, fill);
+  return st;
 }
 
 
