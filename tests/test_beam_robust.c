@@ -192,8 +192,9 @@ static void accuracy(rdContext* ctx, const double full[20]) {
 //    predictor of the second step extrapolates it, and Newton diverged from there until its
 //    matrix was singular: the step was cut. Newton now starts once more from the last
 //    configuration after such a failure (solver/genalpha.c, restart_at_last): no step is cut,
-//    and the tip history matches the same mesh at h / 4, whose predictor is close enough
-static double fine_mesh_run(rdContext* ctx, int E, double h, double uz[4], rdStats* st) {
+//    and the tip at t = 0.05 and 0.1 matches the same mesh at h / 4, whose predictor is close
+//    enough
+static double fine_mesh_run(rdContext* ctx, int E, double h, double uz[2], rdStats* st) {
   rdSpec* s = NULL;
   rdModel* m = NULL;
   rdData* d = NULL;
@@ -213,7 +214,7 @@ static double fine_mesh_run(rdContext* ctx, int E, double h, double uz[4], rdSta
        rds_setOption(s, "solver.max_iter", "10") == RD_OK;
   CHECK_MSG(ok && model_make(s, &m, &d) == RD_OK, "%d elements", E);
   int status = m && d ? RD_OK : RD_ERR_ARG;
-  for (int k = 0; status == RD_OK && k < 4; k++) {
+  for (int k = 0; status == RD_OK && k < 2; k++) {
     status = rd_advance(m, d, 0.05 * (k + 1), NULL, NULL);
     double x[3];
     rd_getNodeState(m, d, nodes[4 * E], x, NULL, NULL, NULL, NULL);
@@ -234,26 +235,26 @@ static void fine_meshes(rdContext* ctx) {
   static const int elements[] = {16, 32};
   for (int i = 0; i < 2; i++) {
     int E = elements[i];
-    double uz[4], ref[4];
+    double uz[2], ref[2];
     rdStats st, sr;
     if (fine_mesh_run(ctx, E, 0.005, uz, &st) != RD_OK ||
         fine_mesh_run(ctx, E, 0.00125, ref, &sr) != RD_OK) {
       continue;
     }
     double e = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 2; k++) {
       e = fmax(e, fabs(uz[k] - ref[k]));
     }
     printf(
         "%d nodes, h = 0.005: %ld steps, %ld rejected, %ld iterations (at most %d in a step); tip "
-        "u_z to t = 0.2 within %.2e of h / 4 (%ld rejected), %.2e of BeamDyn's 5 nodes at "
+        "u_z to t = 0.1 within %.2e of h / 4 (%ld rejected), %.2e of BeamDyn's 5 nodes at "
         "t = 0.05\n",
         4 * E + 1, st.steps, st.rejected_steps, st.newton_iterations, st.max_newton_iterations, e,
         sr.rejected_steps, fabs(uz[0] - B3_BEAMDYN[0]));
-    CHECK_MSG(st.rejected_steps == 0 && st.steps == 40, "%d nodes: %ld steps, %ld rejected",
+    CHECK_MSG(st.rejected_steps == 0 && st.steps == 20, "%d nodes: %ld steps, %ld rejected",
               4 * E + 1, st.steps, st.rejected_steps);
-    // the time error at h = 0.005: 0.2 at the peak over t = 0 ... 1 (3. above), 0.07 up to 0.2
-    CHECK_MSG(e < 0.1, "%d nodes: %.3e from h / 4", 4 * E + 1, e);
+    // the time error at h = 0.005: 0.2 at the peak over t = 0 ... 1 (3. above), less early on
+    CHECK_MSG(e < 0.05, "%d nodes: %.3e from h / 4", 4 * E + 1, e);
     CHECK_MSG(fabs(uz[0] - B3_BEAMDYN[0]) < 5e-3, "%d nodes: %.3e from BeamDyn at t = 0.05",
               4 * E + 1, uz[0] - B3_BEAMDYN[0]);
   }
