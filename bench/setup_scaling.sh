@@ -3,7 +3,8 @@
 # Setup cost against model size: `rodrigues check` and a 3-step `rodrigues run` of decks written
 # by bench/gen_deck.py, each size RUNS times in interleaved rounds; medians of CPU time
 # (user + system, /usr/bin/time) and wall time, the peak resident memory, and the growth
-# against the previous size: (time ratio) / (size ratio), 1 for linear growth
+# against the previous size: (time ratio) / (size ratio), 1 for linear growth; then the exponent p
+# of a least-squares fit of cpu = c size^p over all sizes (1 for linear growth)
 # (docs/performance.md, "Setup and large models").
 #
 #   bench/setup_scaling.sh BUILD_DIR [KIND [SIZES [RUNS]]]
@@ -62,6 +63,7 @@ printf "%-10s %-6s %10s %10s %12s %14s\n" size what "cpu s" "wall s" "peak MiB" 
 for what in check run; do
   prev_n=""
   prev_t=""
+  : >"$work/fit_$what"
   for n in $sizes; do
     f="$work/${what}_$n"
     cpu=$(median "$f" 1)
@@ -76,5 +78,12 @@ for what in check run; do
       "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$growth"
     prev_n=$n
     prev_t=$cpu
+    echo "$n $cpu" >>"$work/fit_$what"
   done
+done
+# least-squares slope of log(cpu) against log(size)
+for what in check run; do
+  awk -v w="$what" '$2 > 0 { x = log($1); y = log($2); n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
+    END { if (n > 1) printf "%s: cpu ~ size^%.3f (least squares over %d sizes)\n", w,
+                            (n * sxy - sx * sy) / (n * sxx - sx * sx), n }' "$work/fit_$what"
 done
