@@ -20,6 +20,7 @@ const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
       {"LAPACKE_dgetrs", &g_lapack.dgetrs, sizeof(g_lapack.dgetrs)},
       {"LAPACKE_dgesv", &g_lapack.dgesv, sizeof(g_lapack.dgesv)},
       {"LAPACKE_dgeqp3_work", &g_lapack.dgeqp3_work, sizeof(g_lapack.dgeqp3_work)},
+      {"LAPACKE_dsyev", &g_lapack.dsyev, sizeof(g_lapack.dsyev)},
   };
   int n = (int)(sizeof(syms) / sizeof(syms[0]));
   return rd_lazyLoad(ctx, &g_lib, syms, n, what) == RD_OK ? &g_lapack : NULL;
@@ -28,8 +29,8 @@ const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
 #else
 
 const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
-  static const rdLapack linked = {LAPACKE_dgetrf, LAPACKE_dgecon_work, LAPACKE_dgetrs, LAPACKE_dgesv,
-                                  LAPACKE_dgeqp3_work};
+  static const rdLapack linked = {LAPACKE_dgetrf, LAPACKE_dgecon_work, LAPACKE_dgetrs,
+                                  LAPACKE_dgesv,  LAPACKE_dgeqp3_work, LAPACKE_dsyev};
   (void)ctx;
   (void)what;
   return &linked;

@@ -15,6 +15,7 @@ typedef struct rdLapack_ {
   __typeof__(&LAPACKE_dgetrs) dgetrs;
   __typeof__(&LAPACKE_dgesv) dgesv;
   __typeof__(&LAPACKE_dgeqp3_work) dgeqp3_work;
+  __typeof__(&LAPACKE_dsyev) dsyev;
 } rdLapack;
 
 // the functions, or NULL with RD_ERR_IO raised in ctx (LAPACKE could not be loaded); `what`
