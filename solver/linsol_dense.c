@@ -65,8 +65,8 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     return RD_RECOVER_SINGULAR;
   }
   double rcond = 0;
-  info = dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work,
-                             dd->iwork);
+  info =
+      dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
   s->rcond = info == 0 ? rcond : 0;
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
     // the smallest pivot points at the most dependent column

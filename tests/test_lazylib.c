@@ -92,6 +92,7 @@ static void test_on_demand(void) {
          mapped("libnetcdf"));
   CHECK(!mapped("openblas") && !mapped("libumfpack") && !mapped("libcholmod") &&
         !mapped("liblapacke") && !mapped("libnetcdf"));
+  CHECK(!mapped("libarpack"));  // the modal analysis's, loaded by its first ARPACK solve
   CHECK(run_top(ctx, "umfpack", 0) == RD_OK);
   CHECK(mapped("libumfpack") == 1 && !mapped("libnetcdf"));
   CHECK(run_top(ctx, "dense", 0) == RD_OK);

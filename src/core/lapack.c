@@ -21,6 +21,12 @@ const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
       {"LAPACKE_dgesv", &g_lapack.dgesv, sizeof(g_lapack.dgesv)},
       {"LAPACKE_dgeqp3_work", &g_lapack.dgeqp3_work, sizeof(g_lapack.dgeqp3_work)},
       {"LAPACKE_dsyev", &g_lapack.dsyev, sizeof(g_lapack.dsyev)},
+      {"LAPACKE_dsygvd", &g_lapack.dsygvd, sizeof(g_lapack.dsygvd)},
+      {"LAPACKE_dgeev", &g_lapack.dgeev, sizeof(g_lapack.dgeev)},
+      {"LAPACKE_dgeqp3", &g_lapack.dgeqp3, sizeof(g_lapack.dgeqp3)},
+      {"LAPACKE_dorgqr", &g_lapack.dorgqr, sizeof(g_lapack.dorgqr)},
+      {"LAPACKE_dposv", &g_lapack.dposv, sizeof(g_lapack.dposv)},
+      {"LAPACKE_dgelsd", &g_lapack.dgelsd, sizeof(g_lapack.dgelsd)},
   };
   int n = (int)(sizeof(syms) / sizeof(syms[0]));
   return rd_lazyLoad(ctx, &g_lib, syms, n, what) == RD_OK ? &g_lapack : NULL;
@@ -30,7 +36,9 @@ const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
 
 const rdLapack* rd_lapack(rdContext* ctx, const char* what) {
   static const rdLapack linked = {LAPACKE_dgetrf, LAPACKE_dgecon_work, LAPACKE_dgetrs,
-                                  LAPACKE_dgesv,  LAPACKE_dgeqp3_work, LAPACKE_dsyev};
+                                  LAPACKE_dgesv,  LAPACKE_dgeqp3_work, LAPACKE_dsyev,
+                                  LAPACKE_dsygvd, LAPACKE_dgeev,       LAPACKE_dgeqp3,
+                                  LAPACKE_dorgqr, LAPACKE_dposv,       LAPACKE_dgelsd};
   (void)ctx;
   (void)what;
   return &linked;

@@ -16,6 +16,13 @@ typedef struct rdLapack_ {
   __typeof__(&LAPACKE_dgesv) dgesv;
   __typeof__(&LAPACKE_dgeqp3_work) dgeqp3_work;
   __typeof__(&LAPACKE_dsyev) dsyev;
+  // the modal analysis (solver/eigen.c, nullspace.c, src/sim/modal.c, statespace.c)
+  __typeof__(&LAPACKE_dsygvd) dsygvd;
+  __typeof__(&LAPACKE_dgeev) dgeev;
+  __typeof__(&LAPACKE_dgeqp3) dgeqp3;
+  __typeof__(&LAPACKE_dorgqr) dorgqr;
+  __typeof__(&LAPACKE_dposv) dposv;
+  __typeof__(&LAPACKE_dgelsd) dgelsd;
 } rdLapack;
 
 // the functions, or NULL with RD_ERR_IO raised in ctx (LAPACKE could not be loaded); `what`

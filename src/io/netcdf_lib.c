@@ -32,6 +32,7 @@ const rdNetcdfLib* rd_netcdfLib(rdContext* ctx) {
       SYM("nc_put_var1_longlong", put_var1_longlong),
       SYM("nc_put_var1_string", put_var1_string),
       SYM("nc_put_var_double", put_var_double),
+      SYM("nc_put_var_int", put_var_int),
       SYM("nc_put_var_string", put_var_string),
       SYM("nc_put_vara_double", put_vara_double),
       SYM("nc_strerror", strerror),
@@ -58,6 +59,7 @@ const rdNetcdfLib* rd_netcdfLib(rdContext* ctx) {
                                      nc_put_var1_longlong,
                                      nc_put_var1_string,
                                      nc_put_var_double,
+                                     nc_put_var_int,
                                      nc_put_var_string,
                                      nc_put_vara_double,
                                      nc_strerror};

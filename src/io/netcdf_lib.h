@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The functions of netCDF-C that the history.nc and sweep.nc writers call, loaded when a run first
-// asks for them: a run without output.netcdf does not load the library and the 45 it depends on.
+// The functions of netCDF-C that the history.nc, sweep.nc and modes.nc writers call, loaded when
+// a run first asks for them: a run without output.netcdf does not load the library and the 45 it
+// depends on.
 #ifndef RD_NETCDF_LIB_H
 #define RD_NETCDF_LIB_H
 
@@ -24,6 +25,7 @@ typedef struct rdNetcdfLib_ {
   __typeof__(&nc_put_var1_longlong) put_var1_longlong;
   __typeof__(&nc_put_var1_string) put_var1_string;
   __typeof__(&nc_put_var_double) put_var_double;
+  __typeof__(&nc_put_var_int) put_var_int;
   __typeof__(&nc_put_var_string) put_var_string;
   __typeof__(&nc_put_vara_double) put_vara_double;
   __typeof__(&nc_strerror) strerror;
