@@ -24,4 +24,8 @@ typedef struct {
 
 void bench_phases(const rdModel* m, rdData* d, int samples, benchPhases* out);
 
+// the clock of bench_phases: 0 wall (monotonic, the default), 1 the process's CPU time (for a
+// machine shared with other jobs; single-threaded runs only)
+void bench_setPhaseClock(int cpu);
+
 #endif  // RD_BENCH_PHASES_H

@@ -6,8 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-// after the headers above: lapacke.h brings complex.h, whose macro I clashes with names
-#include <lapacke.h>
+// last: lapacke.h brings complex.h, whose macro I clashes with names (LAPACKE is loaded when first
+// used, src/core/lapack.h)
+#include "src/core/lapack.h"
 
 int rd_eigenAlloc(rdContext* ctx, int n, int count, rdEigen* out) {
   memset(out, 0, sizeof(*out));
@@ -96,8 +97,8 @@ static void dense_symmetric_parts(const rdCsc* A, const rdCsc* B, double* Ad, do
 // dsygvd, w^2 = sigma + 1 / mu; if K - sigma M is not positive definite, K z = w^2 M z itself.
 // lambda = i w (w^2 >= 0) or sqrt(-w^2) (unstable). RD_OK, or 1 when M is not positive definite
 // either (try the general form)
-static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int count,
-                           rdEigen* out) {
+static int dense_symmetric(rdContext* ctx, const rdLapack* la, const rdCsc* M, const rdCsc* K,
+                           int count, rdEigen* out) {
   int n = M->nrow;
   size_t nn = (size_t)n * (size_t)n;
   double* A = rd_alloc(ctx, sizeof(double) * (nn + 1));
@@ -115,12 +116,12 @@ static int dense_symmetric(rdContext* ctx, const rdCsc* M, const rdCsc* K, int c
     for (size_t k = 0; k < nn; k++) {
       Bm[k] -= sigma * A[k];
     }
-    lapack_int info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
+    lapack_int info = la->dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
     if (info > n) {
       // K - sigma M indefinite (prestress beyond buckling, an unstable state): unshifted
       shifted = 0;
       dense_symmetric_parts(K, M, A, Bm);
-      info = LAPACKE_dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
+      info = la->dsygvd(LAPACK_COL_MAJOR, 1, 'V', 'U', n, A, n, Bm, n, w);
       st = info > n ? 1 : RD_OK;  // M not positive definite
     }
     if (st == RD_OK && info != 0) {
@@ -190,8 +191,8 @@ void rd_eigenPairStorage(const double* im, int ncand, int* first) {
 // OP = [-X1, -X2; I - sigma X1, -sigma X2] with X1 = P^-1 (D + sigma M), X2 = P^-1 M and
 // P = K + sigma D + sigma^2 M (one LU, dgesv). nu = 0 (infinite lambda: massless unknowns) is
 // left out.
-static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K, int count,
-                         rdEigen* out) {
+static int dense_general(rdContext* ctx, const rdLapack* la, const rdCsc* M, const rdCsc* D,
+                         const rdCsc* K, int count, rdEigen* out) {
   int n = M->nrow, n2 = 2 * n;
   size_t nn = (size_t)n * (size_t)n, big = (size_t)n2 * (size_t)n2;
   double* P = rd_alloc(ctx, sizeof(double) * (nn + 1));
@@ -215,7 +216,7 @@ static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const r
       P[k] += sigma * X[k] + sigma * sigma * X[nn + k];
       X[k] += sigma * X[nn + k];
     }
-    lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 2 * n, P, n, ipiv, X, n);
+    lapack_int info = la->dgesv(LAPACK_COL_MAJOR, n, 2 * n, P, n, ipiv, X, n);
     if (info == 0) {
       break;
     }
@@ -236,8 +237,7 @@ static int dense_general(rdContext* ctx, const rdCsc* M, const rdCsc* D, const r
         A[(size_t)(n + j) * (size_t)n2 + (size_t)(n + i)] = -sigma * X2[s];
       }
     }
-    lapack_int info =
-        LAPACKE_dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, lre, lim, NULL, n2, V, n2);
+    lapack_int info = la->dgeev(LAPACK_COL_MAJOR, 'N', 'V', n2, A, n2, lre, lim, NULL, n2, V, n2);
     if (info != 0) {
       st = RD_ERROR(ctx, RD_ERR_NUMERIC, "dgeev failed (info %d)", (int)info);
     }
@@ -281,11 +281,15 @@ int rd_eigenDense(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* K
                   const rdEigenOpts* o, rdEigen* out) {
   memset(out, 0, sizeof(*out));
   int count = o->count > 0 ? o->count : 1;
+  const rdLapack* la = rd_lapack(ctx, "the dense eigen-solver");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   if (o->symmetric) {
-    int st = dense_symmetric(ctx, M, K, count, out);
+    int st = dense_symmetric(ctx, la, M, K, count, out);
     if (st != 1) {
       return st;
     }
   }
-  return dense_general(ctx, M, D, K, count, out);
+  return dense_general(ctx, la, M, D, K, count, out);
 }

@@ -12,10 +12,51 @@
 #if defined(RD_HAVE_ARPACK)
 #include <arpack/arpack.h>
 
+#include "src/core/lazylib.h"
+
+// ARPACK's functions, loaded when first used (src/core/lazylib.h): ARPACK loads OpenBLAS, which
+// starts threads when loaded, and only a modal analysis needs it
+typedef struct {
+  __typeof__(&dsaupd_c) dsaupd;
+  __typeof__(&dseupd_c) dseupd;
+  __typeof__(&dnaupd_c) dnaupd;
+  __typeof__(&dneupd_c) dneupd;
+} arpackLib;
+
+
+#ifdef RD_ARPACK_SONAME
+
+static arpackLib g_arpack;
+static rdLazyLib g_arpack_lib = {"ARPACK", RD_ARPACK_SONAME, 0, ""};
+
+
+// the functions, or NULL with RD_ERR_IO raised in ctx
+static const arpackLib* arpack_lib(rdContext* ctx) {
+  const rdLazySym syms[] = {
+      {"dsaupd_c", &g_arpack.dsaupd, sizeof(g_arpack.dsaupd)},
+      {"dseupd_c", &g_arpack.dseupd, sizeof(g_arpack.dseupd)},
+      {"dnaupd_c", &g_arpack.dnaupd, sizeof(g_arpack.dnaupd)},
+      {"dneupd_c", &g_arpack.dneupd, sizeof(g_arpack.dneupd)},
+  };
+  int n = (int)(sizeof(syms) / sizeof(syms[0]));
+  return rd_lazyLoad(ctx, &g_arpack_lib, syms, n, "the modes (ARPACK)") == RD_OK ? &g_arpack : NULL;
+}
+
+#else
+
+static const arpackLib* arpack_lib(rdContext* ctx) {
+  static const arpackLib linked = {dsaupd_c, dseupd_c, dnaupd_c, dneupd_c};
+  (void)ctx;
+  return &linked;
+}
+
+#endif
+
 // the factorization of P(sigma) = K + sigma D + sigma^2 M (symmetric: K - sigma M, given as
 // the shift of w^2) on the common structure of the matrices
 typedef struct {
   rdContext* ctx;
+  const arpackLib* ar;
   const rdCsc *M, *D, *K;
   rdLinSol* ls;
   double* Px;  // values of P(sigma)
@@ -100,8 +141,8 @@ static int arpack_symmetric(shiftInvert* s, const rdEigenOpts* o, double sigma, 
   double tol = o->tol;
   int products = 0;
   while (st == RD_OK) {
-    dsaupd_c(&ido, "G", n, "LM", nev, tol, resid, ncv, V, n, iparam, ipntr, workd, workl, lworkl,
-             &info);
+    s->ar->dsaupd(&ido, "G", n, "LM", nev, tol, resid, ncv, V, n, iparam, ipntr, workd, workl,
+                  lworkl, &info);
     double* x = workd + ipntr[0] - 1;
     double* y = workd + ipntr[1] - 1;
     if (ido == -1) {
@@ -124,8 +165,8 @@ static int arpack_symmetric(shiftInvert* s, const rdEigenOpts* o, double sigma, 
   int nconv = (int)iparam[4];
   if (st == RD_OK && nconv > 0) {
     a_int ierr = 0;
-    dseupd_c(1, "A", select, d, Z, n, sigma, "G", n, "LM", nev, tol, resid, ncv, V, n, iparam,
-             ipntr, workd, workl, lworkl, &ierr);
+    s->ar->dseupd(1, "A", select, d, Z, n, sigma, "G", n, "LM", nev, tol, resid, ncv, V, n, iparam,
+                  ipntr, workd, workl, lworkl, &ierr);
     if (ierr != 0) {
       st = arpack_fail(ctx, "dseupd", ierr);
     }
@@ -229,8 +270,8 @@ static int arpack_general(shiftInvert* s, const rdEigenOpts* o, double sigma, rd
   iparam[6] = 1;
   int products = 0;
   while (st == RD_OK) {
-    dnaupd_c(&ido, "I", n2, "LM", nev, o->tol, resid, ncv, V, n2, iparam, ipntr, workd, workl,
-             lworkl, &info);
+    s->ar->dnaupd(&ido, "I", n2, "LM", nev, o->tol, resid, ncv, V, n2, iparam, ipntr, workd, workl,
+                  lworkl, &info);
     if (ido == -1 || ido == 1) {
       st = op_general(s, sigma, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
       products++;
@@ -244,8 +285,8 @@ static int arpack_general(shiftInvert* s, const rdEigenOpts* o, double sigma, rd
   int nconv = (int)iparam[4];
   if (st == RD_OK && nconv > 0) {
     a_int ierr = 0;
-    dneupd_c(1, "A", select, dr, di, Z, n2, 0, 0, workev, "I", n2, "LM", nev, o->tol, resid, ncv, V,
-             n2, iparam, ipntr, workd, workl, lworkl, &ierr);
+    s->ar->dneupd(1, "A", select, dr, di, Z, n2, 0, 0, workev, "I", n2, "LM", nev, o->tol, resid,
+                  ncv, V, n2, iparam, ipntr, workd, workl, lworkl, &ierr);
     if (ierr != 0) {
       st = arpack_fail(ctx, "dneupd", ierr);
     }
@@ -300,7 +341,11 @@ int rd_eigenArpack(rdContext* ctx, const rdCsc* M, const rdCsc* D, const rdCsc* 
       memcmp(D->Ai, K->Ai, sizeof(int) * (size_t)K->Ap[n]) != 0) {
     return RD_ERROR(ctx, RD_ERR_ARG, "modes: ARPACK needs at least 3 unknowns and one structure");
   }
-  shiftInvert s = {ctx, M, D, K, NULL, NULL, NULL, n};
+  const arpackLib* ar = arpack_lib(ctx);
+  if (!ar) {
+    return RD_ERR_IO;
+  }
+  shiftInvert s = {ctx, ar, M, D, K, NULL, NULL, NULL, n};
   s.Px = rd_alloc(ctx, sizeof(double) * ((size_t)K->Ap[n] + 1));
   s.t = rd_alloc(ctx, sizeof(double) * (size_t)n);
   int st = s.Px && s.t ? RD_OK : RD_ERR_NOMEM;

@@ -41,6 +41,9 @@ typedef struct {
   double* Bc;    // njoint x RD_ASM_BSTRIDE: B T at the current iterate
   double* cor;   // nnode x 6: the correction Bh^T h eta, node layout
   double* dcor;  // nnode x 6: its change in the current iteration
+  // the predictor's increment dq and velocities, for a second start of Newton (restart)
+  double* dqp;  // nnode x 6
+  double* vp;   // nnode x 6
 } gaWork;
 
 
@@ -87,6 +90,8 @@ static size_t layout(const rdModel* m, double* base, rdImplicitWork* w, gaWork* 
   x->Bc = rd_carve(&c, nb);
   x->cor = rd_carve(&c, 6 * nn);
   x->dcor = rd_carve(&c, 6 * nn);
+  x->dqp = rd_carve(&c, 6 * nn);
+  x->vp = rd_carve(&c, 6 * nn);
   return c.used;
 }
 
@@ -108,14 +113,23 @@ static int ga_check(const rdModel* m) {
 }
 
 
-// the message for a singular iteration matrix at unknown `col`
-static void singular_message(const rdModel* m, int col, char* buf, int size) {
+// the message for a singular iteration matrix: at the unknown of the zero pivot, or for one
+// too ill-conditioned (no zero pivot, rcond > 0) at that of the smallest pivot
+static void singular_message(const rdModel* m, const rdLinSol* ls, char* buf, int size) {
   char name[256];
+  int col = ls->singular_col;
   if (col < 0) {
     snprintf(buf, (size_t)size, "singular iteration matrix (the solver did not say where)");
     return;
   }
   rd_unknownName(m, col, name, sizeof(name));
+  if (ls->rcond > 0) {
+    snprintf(buf, (size_t)size,
+             "nearly singular iteration matrix (reciprocal condition %.1e), its smallest pivot "
+             "at %s",
+             ls->rcond, name);
+    return;
+  }
   if (col < m->ndof) {
     snprintf(buf, (size_t)size,
              "singular iteration matrix at %s: no mass, stiffness or joint holds it", name);
@@ -197,7 +211,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
   g->h_fact = 0;
   if (st > 0) {
     char msg[1024];
-    singular_message(m, ls->singular_col, msg, sizeof(msg));
+    singular_message(m, ls, msg, sizeof(msg));
     const char* at = ls->singular_col >= 0 ? rd_unknownOrigin(m, ls->singular_col) : "";
     return RD_ERROR(m->ctx, RD_ERR_NUMERIC, "%s%sconsistent initial accelerations at t = %g: %s",
                     at, *at ? ": " : "", s->t, msg);
@@ -320,7 +334,7 @@ static void joint_b(const rdModel* m, const double* B, const double* x, double* 
 static int factor_message(const rdModel* m, const rdData* d, rdLinSol* ls, int st, double h) {
   ls->owner = NULL;
   char msg[1024];
-  singular_message(m, ls->singular_col, msg, sizeof(msg));
+  singular_message(m, ls, msg, sizeof(msg));
   (void)st;
   return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "step from t = %.17g (h = %g): %s", d->s.t, h, msg);
 }
@@ -380,8 +394,56 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     memset(gw.eta, 0, (size_t)ncon * sizeof(double));
     memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
   }
+  memcpy(gw.dqp, w.dq, 6 * (size_t)nn * sizeof(double));
+  memcpy(gw.vp, s->v, 6 * (size_t)nn * sizeof(double));
   rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
   return RD_OK;
+}
+
+
+// The second start of Newton after a failure from the predicted state: the configuration of
+// the last step, q_n (dq = 0). The predictor extrapolates the last velocities over the step;
+// where they hold a component the step does not resolve (the first step after a sudden load on
+// a small beam element: the tip of a 65-node composite cantilever leaves it at 92 m/s where it
+// moves at 2, and the predictor puts it 0.46 m away), Newton can diverge from there until its
+// iteration matrix is singular, while it converges in a few iterations from q_n. That start is
+// the predicted state plus one correction dx = -h dq_p under the corrector's own update rules
+// (dq += dx / h, v += gamma' dx, vd += beta' dx), so the relations between dq, v and vd hold
+// and Newton solves the same equations. 0 if the prediction was q_n already (nothing to gain).
+static int restart_at_last(const rdModel* m, rdData* d, double h) {
+  rdImplicitWork w;
+  gaWork gw;
+  carve(m, d, &w, &gw);
+  rdState* s = &d->s;
+  int nn = m->nnode, moved = 0;
+  for (int k = 0; k < 6 * nn && !moved; k++) {
+    moved = gw.dqp[k] != 0;
+  }
+  if (!moved) {
+    return 0;
+  }
+  gaParam p;
+  ga_param(m->opt.rho_inf, &p);
+  double gp = p.gamma / (h * p.beta);
+  double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
+  const rdGaHold* hd = ((gaSolver*)d->solver)->hold;
+  for (int k = 0; k < 6 * nn; k++) {
+    if (hd && hd->held[k / 6]) {
+      continue;  // mixed stepping: at their given motion already (dq = 0)
+    }
+    double dx = -h * gw.dqp[k];
+    w.dq[k] = 0;
+    s->v[k] = gw.vp[k] + gp * dx;
+    s->vd[k] = bp * dx;
+  }
+  int ncon = m->nconstraint;
+  memset(s->lambda, 0, (size_t)ncon * sizeof(double));
+  if (m->opt.formulation == RD_GA_STABILIZED && ncon > 0) {
+    memset(gw.eta, 0, (size_t)ncon * sizeof(double));
+    memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
+  }
+  ((gaSolver*)d->solver)->keep = 0;  // factor at the first iteration
+  return 1;
 }
 
 
@@ -467,6 +529,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       long nfull = ls->nfactor;
       st = rd_implicitFactor(d, ls, w.Ax);
       if (st > 0) {
+        d->stats.newton_iterations += iter;
         return factor_message(m, d, ls, st, h);
       }
       if (st < 0) {
@@ -496,6 +559,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       st = rd_linsolFactor(g->le, g->Ax);
       d->stats.factorizations++;
       if (st > 0) {
+        d->stats.newton_iterations += iter;
         return factor_message(m, d, g->le, st, h);
       }
       if (st < 0) {
@@ -587,7 +651,20 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
 
 
 static int ga_correct(const rdModel* m, rdData* d, double h) {
+  // a recoverable failure from the predicted state: once more from the last configuration;
+  // if that fails too, the first failure is what the step reports
+  // (the step's Newton iterations are those of both starts)
+  long before = d->stats.newton_iterations;
   int st = ga_correct_(m, d, h);
+  if (st > 0 && d->solver && restart_at_last(m, d, h)) {
+    char first[RD_ERRLEN];
+    snprintf(first, sizeof(first), "%s", rd_lastError(m->ctx));
+    int again = ga_correct_(m, d, h);
+    st = again == RD_OK ? RD_OK : again < 0 ? again : RD_ERROR(m->ctx, st, "%s", first);
+    if (st == RD_OK) {
+      d->stats.last_newton_iterations = (int)(d->stats.newton_iterations - before);
+    }
+  }
   if (st != RD_OK && d->solver) {
     ((gaSolver*)d->solver)->keep = 0;  // a failed step refactors at its retry
   }
@@ -643,37 +720,68 @@ static void ga_release(const rdModel* m, rdData* d) {
 }
 
 
-static int share_node(const rdModel* m, int I, int J) {
-  int a[2], b[2], oa[2], ob[2];
-  int na = joint_layout(m, I, a, oa), nb = joint_layout(m, J, b, ob);
-  for (int x = 0; x < na; x++) {
-    for (int y = 0; y < nb; y++) {
-      if (a[x] == b[y]) {
-        return 1;
-      }
-    }
+// the joints that share a node with joint J (J itself included), in increasing order, into
+// out; from the joints of each node (jstart/jlist, CSR, increasing): a merge of J's two lists
+static int coupled_joints(const rdModel* m, const int* jstart, const int* jlist, int J, int* out) {
+  int node[2], off[2];
+  int nn = joint_layout(m, J, node, off);
+  int a = jstart[node[0]], ae = jstart[node[0] + 1];
+  int b = nn > 1 ? jstart[node[1]] : 0, be = nn > 1 ? jstart[node[1] + 1] : 0;
+  int n = 0;
+  while (a < ae || b < be) {
+    int next = b >= be || (a < ae && jlist[a] <= jlist[b]) ? jlist[a] : jlist[b];
+    a += a < ae && jlist[a] == next;
+    b += b < be && jlist[b] == next;
+    out[n++] = next;
   }
-  return 0;
+  return n;
 }
 
 
-// pattern of the correction matrix: dense joint blocks for joints sharing a node (O(njoint^2)
-// once per data)
+// pattern of the correction matrix: dense joint blocks for joints sharing a node, found through
+// the joints of each node (the pattern's size, not njoint^2, once per data)
 static int eta_pattern(const rdModel* m, gaSolver* g) {
   rdContext* ctx = m->ctx;
-  int nj = m->njoint, nc = m->nconstraint;
+  int nj = m->njoint, nc = m->nconstraint, nnode = m->nnode;
   g->jptr = rd_calloc(ctx, (size_t)nj + 1, sizeof(int));
   g->Ap = rd_calloc(ctx, (size_t)nc + 1, sizeof(int));
-  if (!g->jptr || !g->Ap) {
-    return RD_ERR_NOMEM;
+  int* jstart = rd_calloc(ctx, (size_t)nnode + 1, sizeof(int));
+  int* jlist = rd_calloc(ctx, 2 * (size_t)nj + 1, sizeof(int));
+  int* cpl = NULL;   // the coupled joints of one joint
+  int* fill = NULL;  // next free place in each node's list
+  int st = RD_ERR_NOMEM;
+  if (!g->jptr || !g->Ap || !jstart || !jlist) {
+    goto done;
+  }
+  int node[2], off[2], most = 0;
+  for (int J = 0; J < nj; J++) {
+    int nn = joint_layout(m, J, node, off);
+    for (int k = 0; k < nn; k++) {
+      jstart[node[k] + 1]++;
+    }
+  }
+  for (int i = 0; i < nnode; i++) {
+    most = jstart[i + 1] > most ? jstart[i + 1] : most;
+    jstart[i + 1] += jstart[i];
+  }
+  cpl = rd_calloc(ctx, 2 * (size_t)most + 1, sizeof(int));
+  fill = rd_calloc(ctx, (size_t)nnode + 1, sizeof(int));
+  if (!cpl || !fill) {
+    goto done;
+  }
+  memcpy(fill, jstart, (size_t)nnode * sizeof(int));
+  for (int J = 0; J < nj; J++) {
+    int nn = joint_layout(m, J, node, off);
+    for (int k = 0; k < nn; k++) {
+      jlist[fill[node[k]]++] = J;  // in increasing J
+    }
   }
   size_t npair = 0, nnz = 0;
   for (int J = 0; J < nj; J++) {
-    for (int I = 0; I < nj; I++) {
-      if (share_node(m, I, J)) {
-        npair++;
-        nnz += (size_t)m->joint[I].nrow * (size_t)m->joint[J].nrow;
-      }
+    int n = coupled_joints(m, jstart, jlist, J, cpl);
+    npair += (size_t)n;
+    for (int q = 0; q < n; q++) {
+      nnz += (size_t)m->joint[cpl[q]].nrow * (size_t)m->joint[J].nrow;
     }
   }
   g->jrow = rd_calloc(ctx, npair + 1, sizeof(int));
@@ -681,18 +789,16 @@ static int eta_pattern(const rdModel* m, gaSolver* g) {
   g->Ai = rd_calloc(ctx, nnz + 1, sizeof(int));
   g->Ax = rd_calloc(ctx, nnz + 1, sizeof(double));
   if (!g->jrow || !g->joff || !g->Ai || !g->Ax) {
-    return RD_ERR_NOMEM;
+    goto done;
   }
   int e = 0, pos = 0;
   for (int J = 0; J < nj; J++) {
     g->jptr[J] = e;
-    int len = 0;
-    for (int I = 0; I < nj; I++) {
-      if (share_node(m, I, J)) {
-        g->jrow[e] = I;
-        g->joff[e++] = len;
-        len += m->joint[I].nrow;
-      }
+    int len = 0, n = coupled_joints(m, jstart, jlist, J, cpl);
+    for (int q = 0; q < n; q++) {
+      g->jrow[e] = cpl[q];
+      g->joff[e++] = len;
+      len += m->joint[cpl[q]].nrow;
     }
     // joints are numbered in increasing row order, so rows come out sorted
     for (int k = 0; k < m->joint[J].nrow; k++) {
@@ -707,7 +813,13 @@ static int eta_pattern(const rdModel* m, gaSolver* g) {
   }
   g->jptr[nj] = e;
   g->Ap[nc] = pos;
-  return rd_linsolCreate(ctx, m->opt.linear_solver, nc, g->Ap, g->Ai, &g->le);
+  st = rd_linsolCreate(ctx, m->opt.linear_solver, nc, g->Ap, g->Ai, &g->le);
+done:
+  rd_free(ctx, jstart);
+  rd_free(ctx, jlist);
+  rd_free(ctx, cpl);
+  rd_free(ctx, fill);
+  return st;
 }
 
 

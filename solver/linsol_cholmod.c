@@ -3,15 +3,16 @@
 // point masses and springs without constraints). Analyse the upper triangle once, factor per
 // call, solve with reused workspace. Every factorization first checks that the assembled
 // matrix is symmetric: Cholesky of the upper triangle would silently solve another system.
-#include <cholmod.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "solver/assemble.h"
 #include "solver/linsol.h"
+#include "solver/linsol_libs.h"
 
 typedef struct {
+  const rdCholmod* lib;
   cholmod_common c;
   int started;
   cholmod_sparse* U;  // upper triangle (stype = 1), pattern fixed, values per factor
@@ -61,14 +62,18 @@ static int chol_analyze(rdLinSol* s) {
   if (!k->upos || !k->lpos || !k->diag) {
     return RD_ERR_NOMEM;
   }
-  cholmod_start(&k->c);
+  k->lib = rd_cholmod(s->ctx);
+  if (!k->lib) {
+    return RD_ERR_IO;
+  }
+  k->lib->start(&k->c);
   k->started = 1;
   k->c.print = 0;
   k->c.error_handler = NULL;
   // LL' (not CHOLMOD's default simplicial LDL', which factors indefinite matrices without a
   // word): a pivot <= 0 then stops the factorization with CHOLMOD_NOT_POSDEF
   k->c.final_ll = 1;
-  k->U = cholmod_allocate_sparse((size_t)n, (size_t)n, (size_t)nu, 1, 1, 1, CHOLMOD_REAL, &k->c);
+  k->U = k->lib->allocate_sparse((size_t)n, (size_t)n, (size_t)nu, 1, 1, 1, CHOLMOD_REAL, &k->c);
   if (!k->U) {
     return RD_ERROR(s->ctx, RD_ERR_NOMEM, "cholmod_allocate_sparse failed (status %d)",
                     k->c.status);
@@ -100,7 +105,7 @@ static int chol_analyze(rdLinSol* s) {
     }
   }
   Up[n] = q;
-  k->L = cholmod_analyze(k->U, &k->c);
+  k->L = k->lib->analyze(k->U, &k->c);
   if (!k->L) {
     return RD_ERROR(s->ctx, k->c.status == CHOLMOD_OUT_OF_MEMORY ? RD_ERR_NOMEM : RD_ERR_LIBRARY,
                     "cholmod_analyze failed (status %d)", k->c.status);
@@ -157,7 +162,7 @@ static int chol_factor(rdLinSol* s, const double* Ax) {
     Ux[q] = Ax[k->upos[q]];
   }
   s->nfactor++;
-  if (!cholmod_factorize(k->U, k->L, &k->c) || k->c.status < CHOLMOD_OK) {
+  if (!k->lib->factorize(k->U, k->L, &k->c) || k->c.status < CHOLMOD_OK) {
     return RD_ERROR(s->ctx, k->c.status == CHOLMOD_OUT_OF_MEMORY ? RD_ERR_NOMEM : RD_ERR_LIBRARY,
                     "cholmod_factorize failed (status %d)", k->c.status);
   }
@@ -170,7 +175,7 @@ static int chol_factor(rdLinSol* s, const double* Ax) {
     s->rcond = 0;
     return RD_RECOVER_SINGULAR;
   }
-  s->rcond = cholmod_rcond(k->L, &k->c);
+  s->rcond = k->lib->rcond(k->L, &k->c);
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
     return RD_RECOVER_SINGULAR;
   }
@@ -190,7 +195,7 @@ static int chol_solve(rdLinSol* s, double* b) {
   B.dtype = CHOLMOD_DOUBLE;
   // X, Y, E are allocated by the first solve (the initial accelerations, before the time
   // loop) and reused after
-  if (!cholmod_solve2(CHOLMOD_A, k->L, &B, NULL, &k->X, NULL, &k->Y, &k->E, &k->c)) {
+  if (!k->lib->solve2(CHOLMOD_A, k->L, &B, NULL, &k->X, NULL, &k->Y, &k->E, &k->c)) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "cholmod_solve2 failed (status %d)", k->c.status);
   }
   memcpy(b, k->X->x, (size_t)s->n * sizeof(double));
@@ -204,12 +209,12 @@ static void chol_destroy(rdLinSol* s) {
     return;
   }
   if (k->started) {
-    cholmod_free_dense(&k->X, &k->c);
-    cholmod_free_dense(&k->Y, &k->c);
-    cholmod_free_dense(&k->E, &k->c);
-    cholmod_free_factor(&k->L, &k->c);
-    cholmod_free_sparse(&k->U, &k->c);
-    cholmod_finish(&k->c);
+    k->lib->free_dense(&k->X, &k->c);
+    k->lib->free_dense(&k->Y, &k->c);
+    k->lib->free_dense(&k->E, &k->c);
+    k->lib->free_factor(&k->L, &k->c);
+    k->lib->free_sparse(&k->U, &k->c);
+    k->lib->finish(&k->c);
   }
   rd_free(s->ctx, k->upos);
   rd_free(s->ctx, k->lpos);

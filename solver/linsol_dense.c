@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Dense LU backend (LAPACKE dgetrf/dgetrs/dgecon): reference for tests and tiny models.
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
 #include "solver/linsol.h"
 
+// last: lapacke.h brings complex.h
+#include "src/core/lapack.h"
+
 typedef struct {
+  const rdLapack* la;
   double* A;  // n x n column-major
   lapack_int* ipiv;
   // dgecon's workspace, made here: LAPACKE_dgecon would allocate it at every factorization
@@ -21,6 +24,10 @@ static int dense_analyze(rdLinSol* s) {
     return RD_ERR_NOMEM;
   }
   s->impl = dd;
+  dd->la = rd_lapack(s->ctx, "solver.linear_solver = dense");
+  if (!dd->la) {
+    return RD_ERR_IO;
+  }
   size_t n = (size_t)s->n;
   dd->A = rd_calloc(s->ctx, n * n + 1, sizeof(double));
   dd->ipiv = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
@@ -48,7 +55,7 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     s->rcond = 1;
     return RD_OK;
   }
-  lapack_int info = LAPACKE_dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
+  lapack_int info = dd->la->dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
   if (info < 0) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrf: bad argument %d", (int)-info);
   }
@@ -59,7 +66,7 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
   }
   double rcond = 0;
   info =
-      LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
+      dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
   s->rcond = info == 0 ? rcond : 0;
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
     // the smallest pivot points at the most dependent column
@@ -82,7 +89,7 @@ static int dense_solve(rdLinSol* s, double* b) {
   if (s->n == 0) {
     return RD_OK;
   }
-  lapack_int info = LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);
+  lapack_int info = dd->la->dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);
   return info == 0 ? RD_OK : RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrs failed (%d)", (int)info);
 }
 

@@ -80,6 +80,20 @@ static int condition(rdLinSol* s, kluData* k, const double* Ax) {
 }
 
 
+// the column of the smallest pivot in magnitude (Udiag is in pivot order, pivot k in column
+// Q[k]): where a matrix that has no zero pivot but is too ill-conditioned is nearest singular
+static int smallest_pivot(const kluData* k) {
+  const double* u = k->numeric->Udiag;
+  int n = k->symbolic->n, best = 0;
+  for (int i = 1; i < n; i++) {
+    if (fabs(u[i]) < fabs(u[best])) {
+      best = i;
+    }
+  }
+  return n > 0 ? k->symbolic->Q[best] : -1;
+}
+
+
 // full factorization; RD_RECOVER_SINGULAR with singular_col set
 static int full_factor(rdLinSol* s, kluData* k, const double* Ax) {
   k->Ax = NULL;
@@ -109,7 +123,7 @@ static int full_factor(rdLinSol* s, kluData* k, const double* Ax) {
                     k->common.status);
   }
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
-    s->singular_col = k->common.singular_col < s->n ? k->common.singular_col : -1;
+    s->singular_col = k->common.singular_col < s->n ? k->common.singular_col : smallest_pivot(k);
     return RD_RECOVER_SINGULAR;
   }
   return RD_OK;

@@ -2,11 +2,12 @@
 // UMFPACK backend (umfpack_di_*): symbolic analysis once, numeric factorization per call.
 #include <math.h>
 #include <string.h>
-#include <umfpack.h>
 
 #include "solver/linsol.h"
+#include "solver/linsol_libs.h"
 
 typedef struct {
+  const rdUmfpack* lib;
   double control[UMFPACK_CONTROL];
   double info[UMFPACK_INFO];
   void* symbolic;
@@ -30,9 +31,13 @@ static int umf_analyze(rdLinSol* s) {
   if (!u->x || !u->udiag || !u->Q) {
     return RD_ERR_NOMEM;
   }
-  umfpack_di_defaults(u->control);
+  u->lib = rd_umfpack(s->ctx);
+  if (!u->lib) {
+    return RD_ERR_IO;
+  }
+  u->lib->defaults(u->control);
   u->control[UMFPACK_IRSTEP] = 0;  // the caller may reuse a factorization for new values
-  int st = umfpack_di_symbolic(s->n, s->n, s->Ap, s->Ai, NULL, &u->symbolic, u->control, u->info);
+  int st = u->lib->symbolic(s->n, s->n, s->Ap, s->Ai, NULL, &u->symbolic, u->control, u->info);
   if (st != UMFPACK_OK) {
     return RD_ERROR(s->ctx, st == UMFPACK_ERROR_out_of_memory ? RD_ERR_NOMEM : RD_ERR_LIBRARY,
                     "umfpack_di_symbolic failed (status %d)", st);
@@ -41,25 +46,34 @@ static int umf_analyze(rdLinSol* s) {
 }
 
 
+// the column of the first zero pivot, else of the smallest in magnitude (udiag in pivot
+// order, pivot k in column Q[k]); -1 if UMFPACK cannot say
+static int smallest_pivot(umfData* u, int n) {
+  if (u->lib->get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL, NULL,
+                          u->numeric) != UMFPACK_OK) {
+    return -1;
+  }
+  int best = 0;
+  for (int k = 0; k < n && u->udiag[best] != 0; k++) {
+    if (fabs(u->udiag[k]) < fabs(u->udiag[best])) {
+      best = k;
+    }
+  }
+  return n > 0 ? u->Q[best] : -1;
+}
+
+
 static int umf_factor(rdLinSol* s, const double* Ax) {
   umfData* u = s->impl;
   if (u->numeric) {
-    umfpack_di_free_numeric(&u->numeric);
+    u->lib->free_numeric(&u->numeric);
   }
   s->nfactor++;
-  int st = umfpack_di_numeric(s->Ap, s->Ai, Ax, u->symbolic, &u->numeric, u->control, u->info);
+  int st = u->lib->numeric(s->Ap, s->Ai, Ax, u->symbolic, &u->numeric, u->control, u->info);
   u->Ax = Ax;
   if (st == UMFPACK_WARNING_singular_matrix) {
     s->rcond = 0;
-    if (umfpack_di_get_numeric(NULL, NULL, NULL, NULL, NULL, NULL, NULL, u->Q, u->udiag, NULL, NULL,
-                               u->numeric) == UMFPACK_OK) {
-      for (int k = 0; k < s->n; k++) {
-        if (u->udiag[k] == 0) {
-          s->singular_col = u->Q[k];
-          break;
-        }
-      }
-    }
+    s->singular_col = smallest_pivot(u, s->n);
     return RD_RECOVER_SINGULAR;
   }
   if (st != UMFPACK_OK) {
@@ -68,6 +82,7 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
   }
   s->rcond = u->info[UMFPACK_RCOND];
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
+    s->singular_col = smallest_pivot(u, s->n);
     return RD_RECOVER_SINGULAR;
   }
   return RD_OK;
@@ -76,8 +91,7 @@ static int umf_factor(rdLinSol* s, const double* Ax) {
 
 static int umf_solve(rdLinSol* s, double* b) {
   umfData* u = s->impl;
-  int st =
-      umfpack_di_solve(UMFPACK_A, s->Ap, s->Ai, u->Ax, u->x, b, u->numeric, u->control, u->info);
+  int st = u->lib->solve(UMFPACK_A, s->Ap, s->Ai, u->Ax, u->x, b, u->numeric, u->control, u->info);
   if (st != UMFPACK_OK) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "umfpack_di_solve failed (status %d)", st);
   }
@@ -92,10 +106,10 @@ static void umf_destroy(rdLinSol* s) {
     return;
   }
   if (u->numeric) {
-    umfpack_di_free_numeric(&u->numeric);
+    u->lib->free_numeric(&u->numeric);
   }
   if (u->symbolic) {
-    umfpack_di_free_symbolic(&u->symbolic);
+    u->lib->free_symbolic(&u->symbolic);
   }
   rd_free(s->ctx, u->x);
   rd_free(s->ctx, u->udiag);

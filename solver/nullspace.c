@@ -6,8 +6,9 @@
 #include <math.h>
 #include <string.h>
 
-// after the headers above: lapacke.h brings complex.h, whose macro I clashes with names
-#include <lapacke.h>
+// last: lapacke.h brings complex.h, whose macro I clashes with names (LAPACKE is loaded when first
+// used, src/core/lapack.h)
+#include "src/core/lapack.h"
 
 static int find(int* parent, int i) {
   while (parent[i] != i) {
@@ -23,6 +24,10 @@ static int find(int* parent, int i) {
 // column-major) into Z (nd x nd room) and returns their number through *nnull; adds the rank.
 static int group_basis(rdContext* ctx, const rdCsc* Bt, const int* dofs, int nd, const int* rows,
                        int nrow, const int* local, double tol, double* Z, int* nnull, int* rank) {
+  const rdLapack* la = rd_lapack(ctx, "the null space of the constraints");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   size_t ld = (size_t)nd;
   int ncol = nrow > nd ? nrow : nd;
   double* A = rd_calloc(ctx, ld * (size_t)ncol + 1, sizeof(double));
@@ -56,7 +61,7 @@ static int group_basis(rdContext* ctx, const rdCsc* Bt, const int* dofs, int nd,
   int r = 0, k = nz < nd ? nz : nd;
   lapack_int info = 0;
   if (nz > 0) {
-    info = LAPACKE_dgeqp3(LAPACK_COL_MAJOR, nd, nz, A, nd, jpvt, tau);
+    info = la->dgeqp3(LAPACK_COL_MAJOR, nd, nz, A, nd, jpvt, tau);
     double r11 = fabs(A[0]);
     while (info == 0 && r < k && fabs(A[(size_t)r * ld + (size_t)r]) > tol * r11) {
       r++;
@@ -67,7 +72,7 @@ static int group_basis(rdContext* ctx, const rdCsc* Bt, const int* dofs, int nd,
     for (size_t c = (size_t)k * ld; c < ld * ld; c++) {
       A[c] = 0;
     }
-    info = LAPACKE_dorgqr(LAPACK_COL_MAJOR, nd, nd, k, A, nd, tau);
+    info = la->dorgqr(LAPACK_COL_MAJOR, nd, nd, k, A, nd, tau);
   }
   if (info == 0) {
     memcpy(Z, A + (size_t)r * ld, sizeof(double) * ld * (size_t)(nd - r));

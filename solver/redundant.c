@@ -20,7 +20,7 @@
 #include "src/math/vec3.h"
 
 // after the headers above: lapacke.h brings complex.h, whose macro I clashes with parameter names
-#include <lapacke.h>
+#include "src/core/lapack.h"
 
 // the two ends of joint j in the joint graph (the ground is vertex nnode)
 static void ends(const rdModel* m, int j, int* a, int* b) {
@@ -186,15 +186,16 @@ int rd_redundantRemoved(const rdModel* m, const rdData* d, int k) {
 // per-data workspace (d->redundant), made by rd_redundantAttach: the components, their sizes and
 // a dense matrix for the largest one, so that tracking in the time loop does not allocate
 typedef struct rdRedundant_ {
-  int* order;   // joints sorted by component (njoint)
-  int* cptr;    // nloop + 1: component c holds order[cptr[c] .. cptr[c+1])
-  int* nrow;    // nloop: rows (DOFs) of the component's dense Jacobian transpose
-  int* ncol;    // nloop: its columns (equations); 0 if above RD_REDUNDANT_DENSE_MAX
-  double* ell;  // nloop: its arm length (rotations are scaled by it)
-  int* local;   // nnode: first local row of the node in the current component, else -1
-  int* ceq;     // equations of the current component: joint
-  int* ceqk;    // and equation within the joint
-  double* A;    // DOFs x equations, column-major
+  const rdLapack* la;  // dgeqp3
+  int* order;          // joints sorted by component (njoint)
+  int* cptr;           // nloop + 1: component c holds order[cptr[c] .. cptr[c+1])
+  int* nrow;           // nloop: rows (DOFs) of the component's dense Jacobian transpose
+  int* ncol;           // nloop: its columns (equations); 0 if above RD_REDUNDANT_DENSE_MAX
+  double* ell;         // nloop: its arm length (rotations are scaled by it)
+  int* local;          // nnode: first local row of the node in the current component, else -1
+  int* ceq;            // equations of the current component: joint
+  int* ceqk;           // and equation within the joint
+  double* A;           // DOFs x equations, column-major
   lapack_int* jpvt;
   double* tau;
   double* work;
@@ -344,9 +345,13 @@ int rd_redundantAttach(const rdModel* m, rdData* d) {
     return RD_ERR_NOMEM;
   }
   // workspace query for the largest shape (dgeqp3 needs 3 n + 1 at least)
+  w->la = rd_lapack(ctx, "redundant constraints");
+  if (!w->la) {
+    return RD_ERR_IO;
+  }
   double q = 0;
   lapack_int info =
-      LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, maxr, maxc, w->A, maxr, w->jpvt, w->tau, &q, -1);
+      w->la->dgeqp3_work(LAPACK_COL_MAJOR, maxr, maxc, w->A, maxr, w->jpvt, w->tau, &q, -1);
   if (info != 0) {
     return RD_ERROR(ctx, RD_ERR_LIBRARY, "redundant constraints: dgeqp3 workspace query (%d)",
                     (int)info);
@@ -481,7 +486,7 @@ static int factor(const rdModel* m, const rdData* d, rdRedundant* w, int c, cons
   }
   memset(w->jpvt, 0, (size_t)nc * sizeof(lapack_int));
   lapack_int info =
-      LAPACKE_dgeqp3_work(LAPACK_COL_MAJOR, nr, nc, w->A, nr, w->jpvt, w->tau, w->work, w->lwork);
+      w->la->dgeqp3_work(LAPACK_COL_MAJOR, nr, nc, w->A, nr, w->jpvt, w->tau, w->work, w->lwork);
   if (info != 0) {
     return RD_ERROR(m->ctx, RD_ERR_LIBRARY, "redundant constraints: dgeqp3 failed (%d)", (int)info);
   }

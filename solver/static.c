@@ -57,14 +57,23 @@ static int st_initialize(const rdModel* m, rdData* d) {
 }
 
 
-// the message for a singular matrix at unknown `col`
-static void singular_message(const rdModel* m, int col, char* buf, int size) {
+// the message for a singular matrix: at the unknown of the zero pivot, or for one too
+// ill-conditioned (no zero pivot, rcond > 0) at that of the smallest pivot
+static void singular_message(const rdModel* m, const rdLinSol* ls, char* buf, int size) {
   char name[256];
+  int col = ls->singular_col;
   if (col < 0) {
     snprintf(buf, (size_t)size, "singular stiffness matrix (the solver did not say where)");
     return;
   }
   rd_unknownName(m, col, name, sizeof(name));
+  if (ls->rcond > 0) {
+    snprintf(buf, (size_t)size,
+             "nearly singular stiffness matrix (reciprocal condition %.1e), its smallest pivot "
+             "at %s",
+             ls->rcond, name);
+    return;
+  }
   snprintf(buf, (size_t)size, "singular stiffness matrix at %s: %s", name,
            col < m->ndof ? "no stiffness or joint holds it (a mechanism, or an unstable "
                            "equilibrium)"
@@ -120,7 +129,7 @@ static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, 
       st = rd_implicitFactor(d, ls, w->Ax);
       if (st > 0) {
         char msg[1024];
-        singular_message(m, ls->singular_col, msg, sizeof(msg));
+        singular_message(m, ls, msg, sizeof(msg));
         d->stats.newton_iterations += iter;
         return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "static: load step to t = %.17g (h = %g): %s",
                         t1, h, msg);

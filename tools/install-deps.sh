@@ -14,4 +14,5 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends 
   libgsl-dev libnetcdf-dev libarpack2-dev gnuplot-nox clang-format libopenmpi-dev openmpi-bin \
   g++ cmake libudunits2-0 \
   python3-cffi python3-numpy python3-pytest python3-pandas python3-xarray python3-netcdf4 \
-  python3-vtk9 clang libclang-rt-14-dev >/dev/null
+  python3-vtk9 clang libclang-rt-14-dev \
+  time hyperfine >/dev/null  # the benchmarks: /usr/bin/time (bench/setup_scaling.sh), hyperfine

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 // BeamDyn's reference line: least-squares fit of the key points and the section frames at the
 // element's nodes (src/beamdyn.h, docs/import.md).
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -10,6 +9,9 @@
 #include "src/io/beamdyn.h"
 #include "src/math/quadrature.h"
 #include "src/math/vec3.h"
+
+// last: lapacke.h brings complex.h
+#include "src/core/lapack.h"
 
 // x, y, z and the twist are fitted as polynomials of degree q - 1, q = min(n, nkp), in the
 // parameter t = 2 (z - z_0) / (z_end - z_0) - 1 of the key points: Lagrange basis at the q GLL
@@ -49,7 +51,11 @@ static int kp_fit(rdContext* ctx, int nk, const double* kp, int q, double* c) {
     c[j] = kp[j];
     c[4 * (q - 1) + j] = kp[4 * (nk - 1) + j];
   }
-  lapack_int info = LAPACKE_dgesv(LAPACK_ROW_MAJOR, q, 4, A, q, piv, c, 4);
+  const rdLapack* la = rd_lapack(ctx, "BeamDyn key-point fit");
+  if (!la) {
+    return RD_ERR_IO;
+  }
+  lapack_int info = la->dgesv(LAPACK_ROW_MAJOR, q, 4, A, q, piv, c, 4);
   if (info != 0) {
     return RD_ERROR(ctx, RD_ERR_DECK, "key-point fit: singular least-squares system (%d)",
                     (int)info);

@@ -37,6 +37,7 @@ typedef struct {
   struct fy_node* open[MAX_ALIAS_NESTING];  // targets of the aliases being expanded
   int nopen;
   struct fy_node* culprit;  // the outermost alias that passed a limit
+  int resolve;              // 1 if the document has an alias or a merge key ("<<")
 } expansion;
 
 
@@ -45,6 +46,7 @@ static void count_expanded(expansion* x, struct fy_node* fyn);
 
 // an alias: its target counted again, unless it refers to itself (libfyaml reports the cycle)
 static void count_alias(expansion* x, struct fy_node* alias) {
+  x->resolve = 1;
   struct fy_node* target = fy_node_resolve_alias(alias);
   for (int i = 0; i < x->nopen; i++) {
     if (x->open[i] == target) {
@@ -76,7 +78,11 @@ static void count_expanded(expansion* x, struct fy_node* fyn) {
   } else if (fy_node_is_mapping(fyn)) {
     struct fy_node_pair* p;
     while ((p = fy_node_mapping_iterate(fyn, &it)) && x->nodes <= MAX_ALIAS_COPIES) {
-      count_expanded(x, fy_node_pair_key(p));
+      struct fy_node* k = fy_node_pair_key(p);
+      size_t len = 0;
+      const char* text = k && fy_node_is_scalar(k) ? fy_node_get_scalar(k, &len) : NULL;
+      x->resolve |= text && len == 2 && !memcmp(text, "<<", 2);
+      count_expanded(x, k);
       count_expanded(x, fy_node_pair_value(p));
     }
   } else if (fy_node_is_sequence(fyn)) {
@@ -89,10 +95,12 @@ static void count_expanded(expansion* x, struct fy_node* fyn) {
 
 
 // aliases of aliases can make a small file expand to billions of nodes ("billion laughs"):
-// count the expansion of the unresolved document before libfyaml resolves (copies) it
-static int check_expansion(rdDeck* dk) {
+// count the expansion of the unresolved document before libfyaml resolves (copies) it; *resolve
+// gets 1 if there is anything to resolve (aliases, merge keys)
+static int check_expansion(rdDeck* dk, int* resolve) {
   expansion x = {0};
   count_expanded(&x, fy_document_root(dk->fyd));
+  *resolve = x.resolve;
   if (x.nodes <= MAX_ALIAS_COPIES) {
     return RD_OK;
   }
@@ -217,11 +225,15 @@ int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char*
   if (!dk->fyd) {
     return yaml_error(dk, *diag, kind);
   }
-  st = check_expansion(dk);
+  int resolve = 0;
+  st = check_expansion(dk, &resolve);
   if (st) {
     return st;
   }
-  if (fy_document_resolve(dk->fyd)) {
+  // (resolving checks for alias loops, copies alias targets and merges; a document without
+  // aliases and merge keys comes out of it as it went in, after a walk as costly as the parse)
+  dk->resolved = resolve;
+  if (resolve && fy_document_resolve(dk->fyd)) {
     return yaml_error(dk, *diag, kind);
   }
   st = check_tags(dk);

@@ -27,6 +27,7 @@ typedef struct rdDeck_ {
   size_t len;
   char* owned;  // the file's bytes when rd_deckLoad read them (freed by rd_deckUnload)
   struct fy_document* fyd;
+  int resolved;  // 1 if libfyaml resolved aliases or merge keys in the document
   // nodes the --set overrides put into the document, with the override's text
   struct fy_node** set_node;
   const char** set_text;

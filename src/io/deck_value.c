@@ -47,9 +47,10 @@ static int count_names(const char* const* names) {
 }
 
 
-static int in_list(const char* const* list, const char* s) {
+// 1 if the text s[0..len) is in the NULL-terminated list
+static int in_list(const char* const* list, const char* s, size_t len) {
   for (int i = 0; list[i]; i++) {
-    if (!strcmp(list[i], s)) {
+    if (!strncmp(list[i], s, len) && list[i][len] == '\0') {
       return 1;
     }
   }
@@ -57,6 +58,14 @@ static int in_list(const char* const* list, const char* s) {
 }
 
 
+// 1 if the text s[0..len) is `word`
+static int text_is(const char* s, size_t len, const char* word) {
+  return strlen(word) == len && !memcmp(s, word, len);
+}
+
+
+// (fy_node_get_scalar gives a scalar's text without the copy that fy_node_get_scalar0 makes to
+// terminate it: the reader looks at most scalars once)
 int rd_deckIsNull(struct fy_node* v) {
   if (!v) {
     return 1;
@@ -64,9 +73,10 @@ int rd_deckIsNull(struct fy_node* v) {
   if (!fy_node_is_scalar(v) || fy_node_get_style(v) != FYNS_PLAIN) {
     return 0;
   }
-  const char* s = fy_node_get_scalar0(v);
-  return !s || !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") ||
-         !strcmp(s, "NULL");
+  size_t len = 0;
+  const char* s = fy_node_get_scalar(v, &len);
+  return !s || !len || text_is(s, len, "~") || text_is(s, len, "null") || text_is(s, len, "Null") ||
+         text_is(s, len, "NULL");
 }
 
 
@@ -106,13 +116,14 @@ int rd_deckCheckMapRenamed(rdDeck* dk, struct fy_node* map, const char* what,
   struct fy_node_pair* p;
   while ((p = fy_node_mapping_iterate(map, &it))) {
     struct fy_node* k = fy_node_pair_key(p);
-    const char* text = scalar_text(k);
-    if (!text) {
+    if (!k || !fy_node_is_scalar(k) || rd_deckIsNull(k)) {
       // an empty key has no token: the deck reader finds its ':' (deck_where.c)
       return rd_deckError(dk, k ? k : fy_node_pair_value(p), "keys of %s must be names", what);
     }
-    if (!in_list(keys, text) && !(old && in_list(old, text))) {
-      return unknown_key(dk, k, text, what, keys);
+    size_t len = 0;
+    const char* text = fy_node_get_scalar(k, &len);
+    if (!in_list(keys, text, len) && !(old && in_list(old, text, len))) {
+      return unknown_key(dk, k, scalar_text(k), what, keys);
     }
   }
   return RD_OK;
@@ -126,9 +137,10 @@ int rd_deckCheckTyped(rdDeck* dk, struct fy_node* map, const char* what, const c
   struct fy_node_pair* p;
   while (st == RD_OK && (p = fy_node_mapping_iterate(map, &it))) {
     struct fy_node* k = fy_node_pair_key(p);
-    const char* text = fy_node_get_scalar0(k);
-    if (!in_list(used, text)) {
-      st = rd_deckError(dk, k, "'%s' does not apply to %s", text, what);
+    size_t len = 0;
+    const char* text = fy_node_get_scalar(k, &len);
+    if (!in_list(used, text, len)) {
+      st = rd_deckError(dk, k, "'%s' does not apply to %s", fy_node_get_scalar0(k), what);
     }
   }
   return st;
@@ -199,27 +211,59 @@ static int nonfinite_text(const char* s) {
 }
 
 
-int rd_deckReal(rdDeck* dk, struct fy_node* v, const char* what, double* out) {
-  const char* s = scalar_text(v);
+// `what`, or with index >= 0 its item "what[index]", into buf
+static const char* item_label(char* buf, size_t size, const char* what, int index) {
+  if (index < 0) {
+    return what;
+  }
+  snprintf(buf, size, "%s[%d]", what, index);
+  return buf;
+}
+
+
+// `what` (item `index` of it if >= 0): a finite number
+static int real_item(rdDeck* dk, struct fy_node* v, const char* what, int index, double* out) {
+  // the text, terminated in a buffer of our own when it fits (numbers do)
+  char buf[64], item[128];
+  size_t len = 0;
+  const char* s =
+      v && fy_node_is_scalar(v) && !rd_deckIsNull(v) ? fy_node_get_scalar(v, &len) : NULL;
+  if (s && len < sizeof(buf)) {
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    s = buf;
+  } else if (s) {
+    s = fy_node_get_scalar0(v);
+  }
   if (!s) {
-    return rd_deckError(dk, v, "'%s' must be a number, not %s", what, node_kind(v));
+    return rd_deckError(dk, v, "'%s' must be a number, not %s",
+                        item_label(item, sizeof(item), what, index), node_kind(v));
   }
   if (fy_node_get_style(v) != FYNS_PLAIN) {
-    return rd_deckError(dk, v, "'%s' must be a number, not the string \"%s\"", what, s);
+    return rd_deckError(dk, v, "'%s' must be a number, not the string \"%s\"",
+                        item_label(item, sizeof(item), what, index), s);
   }
   if (nonfinite_text(s)) {
-    return rd_deckError(dk, v, "'%s' must be a finite number, not %s", what, s);
+    return rd_deckError(dk, v, "'%s' must be a finite number, not %s",
+                        item_label(item, sizeof(item), what, index), s);
   }
   char* end = NULL;
   double x = rd_isDecimal(s) ? strtod(s, &end) : 0;
   if (!end || end == s || *end != '\0') {
-    return rd_deckError(dk, v, "'%s' must be a number, not '%s'", what, s);
+    return rd_deckError(dk, v, "'%s' must be a number, not '%s'",
+                        item_label(item, sizeof(item), what, index), s);
   }
   if (!isfinite(x)) {
-    return rd_deckError(dk, v, "'%s' must be a finite number, not %s", what, s);
+    return rd_deckError(dk, v, "'%s' must be a finite number, not %s",
+                        item_label(item, sizeof(item), what, index), s);
   }
   *out = x;
   return RD_OK;
+}
+
+
+int rd_deckReal(rdDeck* dk, struct fy_node* v, const char* what, double* out) {
+  return real_item(dk, v, what, -1, out);
 }
 
 
@@ -231,10 +275,9 @@ int rd_deckVec(rdDeck* dk, struct fy_node* v, const char* what, int n, double* o
   if (count != n) {
     return rd_deckError(dk, v, "'%s' must have %d numbers, not %d", what, n, count);
   }
+  void* it = NULL;
   for (int i = 0; i < n; i++) {
-    char item[128];
-    snprintf(item, sizeof(item), "%s[%d]", what, i);
-    int st = rd_deckReal(dk, fy_node_sequence_get_by_index(v, i), item, out + i);
+    int st = real_item(dk, fy_node_sequence_iterate(v, &it), what, i, out + i);
     if (st < 0) {
       return st;
     }
@@ -274,17 +317,6 @@ static int matrix(rdDeck* dk, struct fy_node* v, const char* what, int n, double
 }
 
 
-// a name among `names`; *out gets the index of the match or -1
-static int lookup_name(const rdDeckNames* names, const char* s) {
-  for (int i = 0; i < names->count; i++) {
-    if (!strcmp(names->name[i], s)) {
-      return i;
-    }
-  }
-  return -1;
-}
-
-
 // undefined reference, with a hint from `names`
 static int undefined(rdDeck* dk, struct fy_node* v, const char* kind, const char* s,
                      const rdDeckNames* names) {
@@ -308,7 +340,7 @@ int rd_deckNodeRef(rdDeck* dk, struct fy_node* v, const char* what, int allow_gr
     *out = RD_GROUND;
     return RD_OK;
   }
-  int i = lookup_name(&dk->nodes, s);
+  int i = rds_find(dk->spec, RD_OBJ_NODE, s);  // entry i of dk->nodes is node i of the spec
   if (i < 0) {
     return undefined(dk, v, "node", s, &dk->nodes);
   }
@@ -412,7 +444,7 @@ int rd_deckGetTimeFn(rdDeck* dk, struct fy_node* map, const char* key, int* out)
   if (st <= 0) {
     return st;
   }
-  int i = lookup_name(&dk->timefns, s);
+  int i = rds_find(dk->spec, RD_OBJ_TIMEFN, s);
   if (i < 0) {
     return undefined(dk, rd_deckLookup(map, key, NULL), "time function", s, &dk->timefns);
   }

@@ -86,6 +86,61 @@ static int report_mark(struct fy_node* fyn, int* line, int* col) {
 }
 
 
+// 1 if every scalar in fyn has a token: libfyaml's reporter cannot place a collection holding
+// an empty value
+static int scalars_have_tokens(struct fy_node* fyn) {
+  void* it = NULL;
+  if (fy_node_is_scalar(fyn)) {
+    return fy_node_get_scalar_token(fyn) != NULL;
+  }
+  if (fy_node_is_mapping(fyn)) {
+    struct fy_node_pair* p;
+    while ((p = fy_node_mapping_iterate(fyn, &it))) {
+      struct fy_node* k = fy_node_pair_key(p);
+      struct fy_node* v = fy_node_pair_value(p);
+      if ((k && !scalars_have_tokens(k)) || (v && !scalars_have_tokens(v))) {
+        return 0;
+      }
+    }
+    return 1;
+  }
+  struct fy_node* item;
+  while ((item = fy_node_sequence_iterate(fyn, &it))) {
+    if (!scalars_have_tokens(item)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+// the position report_mark gives, for a document libfyaml has not resolved (whose nodes all
+// come from the file): the start of the collection's first event ('{', '[', or the first key
+// or item of a block collection), at a small part of the reporter's cost, which formats a
+// message around a copy of the node's text
+static int start_mark(struct fy_node* fyn, int* line, int* col) {
+  if (!scalars_have_tokens(fyn)) {
+    return 0;
+  }
+  struct fy_document_iterator* it = fy_document_iterator_create();
+  if (!it) {
+    return 0;
+  }
+  fy_document_iterator_node_start(it, fyn);
+  struct fy_event* e = fy_document_iterator_body_next(it);
+  const struct fy_mark* m = e ? fy_event_start_mark(e) : NULL;
+  if (m) {
+    *line = m->line + 1;
+    *col = m->column + 1;
+  }
+  if (e) {
+    fy_document_iterator_event_free(it, e);
+  }
+  fy_document_iterator_destroy(it);
+  return m != NULL;
+}
+
+
 // position of the first scalar token in fyn (its own for a scalar)
 static int token_mark(struct fy_node* fyn, int* line, int* col) {
   if (!fyn) {
@@ -233,7 +288,8 @@ static int text_mark(const rdDeck* dk, struct fy_node* fyn, int* line, int* col)
 
 // 1-based line and column of a node from the file; 0 if it has none
 static int node_mark(const rdDeck* dk, struct fy_node* fyn, int* line, int* col) {
-  if (!fy_node_is_scalar(fyn) && !holds_override(dk, fyn) && report_mark(fyn, line, col)) {
+  if (!fy_node_is_scalar(fyn) && !holds_override(dk, fyn) &&
+      (dk->resolved ? report_mark(fyn, line, col) : start_mark(fyn, line, col))) {
     return 1;
   }
   if (token_mark(fyn, line, col)) {

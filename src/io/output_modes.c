@@ -2,13 +2,13 @@
 // Files of the modes: the table (CSV), the shapes in NetCDF, an animation per mode for ParaView
 // (the VTK series of rd_createVtk over one period).
 #include <math.h>
-#include <netcdf.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "rodrigues/liegroup.h"
 #include "rodrigues/output_vtk.h"
 #include "src/core/atomic_file.h"
+#include "src/io/netcdf_lib.h"
 #include "src/math/vec3.h"
 #include "src/model/data_impl.h"
 #include "src/sim/modal_impl.h"
@@ -65,25 +65,25 @@ int rd_writeModesCsv(const rdModes* md, const char* path) {
 // ---------------------------------------------------------------------------------------------
 // NetCDF
 
-static int nc_fail(rdContext* ctx, const char* path, int err) {
-  return RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc_strerror(err));
+static int nc_fail(const rdNetcdfLib* nc, rdContext* ctx, const char* path, int err) {
+  return RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc->strerror(err));
 }
 
 
-static int put_att(int id, int var, const char* name, const char* text) {
-  return nc_put_att_text(id, var, name, strlen(text), text);
+static int put_att(const rdNetcdfLib* nc, int id, int var, const char* name, const char* text) {
+  return nc->put_att_text(id, var, name, strlen(text), text);
 }
 
 
 // a variable with its units and long name
-static int def_var(int id, const char* name, nc_type type, int ndim, const int* dims,
-                   const char* units, const char* desc, int* var) {
-  int e = nc_def_var(id, name, type, ndim, dims, var);
+static int def_var(const rdNetcdfLib* nc, int id, const char* name, nc_type type, int ndim,
+                   const int* dims, const char* units, const char* desc, int* var) {
+  int e = nc->def_var(id, name, type, ndim, dims, var);
   if (!e) {
-    e = put_att(id, *var, "units", units);
+    e = put_att(nc, id, *var, "units", units);
   }
   if (!e) {
-    e = put_att(id, *var, "long_name", desc);
+    e = put_att(nc, id, *var, "long_name", desc);
   }
   return e;
 }
@@ -93,35 +93,36 @@ enum { MV_FREQ, MV_DAMP, MV_NAT, MV_EIG, MV_KIND, MV_ENERGY, MV_MASS, MV_POS, MV
 enum { SV_TR, SV_TI, SV_RR, SV_RI, SV_COUNT };
 
 
-static int define_modes(int id, const rdModes* md, int* var, int* svar) {
+static int define_modes(const rdNetcdfLib* nc, int id, const rdModes* md, int* var, int* svar) {
   const rdModel* m = md->model;
   int dm, dn, d3, d4, dc, d6, dr, e;
-  if ((e = nc_def_dim(id, "mode", (size_t)md->count, &dm)) ||
-      (e = nc_def_dim(id, "node", (size_t)m->nnode, &dn)) || (e = nc_def_dim(id, "vec3", 3, &d3)) ||
-      (e = nc_def_dim(id, "quat", 4, &d4)) || (e = nc_def_dim(id, "component", 5, &dc)) ||
-      (e = nc_def_dim(id, "direction", 6, &d6)) || (e = nc_def_dim(id, "complex", 2, &dr))) {
+  if ((e = nc->def_dim(id, "mode", (size_t)md->count, &dm)) ||
+      (e = nc->def_dim(id, "node", (size_t)m->nnode, &dn)) ||
+      (e = nc->def_dim(id, "vec3", 3, &d3)) || (e = nc->def_dim(id, "quat", 4, &d4)) ||
+      (e = nc->def_dim(id, "component", 5, &dc)) || (e = nc->def_dim(id, "direction", 6, &d6)) ||
+      (e = nc->def_dim(id, "complex", 2, &dr))) {
     return e;
   }
   int t1[1] = {dm}, t2[2] = {dm, dr}, tc[2] = {dm, dc}, t6[2] = {dm, d6};
   int tp[2] = {dn, d3}, tq[2] = {dn, d4}, ts[3] = {dm, dn, d3};
-  if ((e = def_var(id, "frequency_hz", NC_DOUBLE, 1, t1, "Hz", "damped frequency |Im lambda|/2pi",
-                   &var[MV_FREQ])) ||
-      (e = def_var(id, "damping_ratio", NC_DOUBLE, 1, t1, "1", "-Re lambda / |lambda|",
+  if ((e = def_var(nc, id, "frequency_hz", NC_DOUBLE, 1, t1, "Hz",
+                   "damped frequency |Im lambda|/2pi", &var[MV_FREQ])) ||
+      (e = def_var(nc, id, "damping_ratio", NC_DOUBLE, 1, t1, "1", "-Re lambda / |lambda|",
                    &var[MV_DAMP])) ||
-      (e = def_var(id, "natural_hz", NC_DOUBLE, 1, t1, "Hz", "undamped frequency |lambda|/2pi",
+      (e = def_var(nc, id, "natural_hz", NC_DOUBLE, 1, t1, "Hz", "undamped frequency |lambda|/2pi",
                    &var[MV_NAT])) ||
-      (e = def_var(id, "eigenvalue", NC_DOUBLE, 2, t2, "s-1", "lambda: real, imaginary part",
+      (e = def_var(nc, id, "eigenvalue", NC_DOUBLE, 2, t2, "s-1", "lambda: real, imaginary part",
                    &var[MV_EIG])) ||
-      (e = def_var(id, "kind", NC_INT, 1, t1, "1", "classification (global attribute kinds)",
+      (e = def_var(nc, id, "kind", NC_INT, 1, t1, "1", "classification (global attribute kinds)",
                    &var[MV_KIND])) ||
-      (e = def_var(id, "energy_fraction", NC_DOUBLE, 2, tc, "1",
+      (e = def_var(nc, id, "energy_fraction", NC_DOUBLE, 2, tc, "1",
                    "beam strain energy: axial, shear, torsion, bending_y, bending_z",
                    &var[MV_ENERGY])) ||
-      (e = def_var(id, "mass_fraction", NC_DOUBLE, 2, t6, "1",
+      (e = def_var(nc, id, "mass_fraction", NC_DOUBLE, 2, t6, "1",
                    "effective mass: x, y, z, rx, ry, rz", &var[MV_MASS])) ||
-      (e = def_var(id, "position", NC_DOUBLE, 2, tp, "m", "node position at the operating point",
-                   &var[MV_POS])) ||
-      (e = def_var(id, "orientation", NC_DOUBLE, 2, tq, "1",
+      (e = def_var(nc, id, "position", NC_DOUBLE, 2, tp, "m",
+                   "node position at the operating point", &var[MV_POS])) ||
+      (e = def_var(nc, id, "orientation", NC_DOUBLE, 2, tq, "1",
                    "unit quaternion (w,x,y,z), body to global, at the operating point",
                    &var[MV_QUAT]))) {
     return e;
@@ -132,7 +133,7 @@ static int define_modes(int id, const rdModes* md, int* var, int* svar) {
       "mode shape: translation (frame axes), real part", "imaginary part",
       "mode shape: rotation (body frame), real part", "imaginary part"};
   for (int k = 0; k < SV_COUNT; k++) {
-    if ((e = def_var(id, sn[k], NC_DOUBLE, 3, ts, k < 2 ? "1" : "m-1", sd[k], &svar[k]))) {
+    if ((e = def_var(nc, id, sn[k], NC_DOUBLE, 3, ts, k < 2 ? "1" : "m-1", sd[k], &svar[k]))) {
       return e;
     }
   }
@@ -150,7 +151,7 @@ static int define_modes(int id, const rdModes* md, int* var, int* svar) {
     strcat(names, i ? "," : "");
     strcat(names, m->node_name[i]);
   }
-  e = put_att(id, NC_GLOBAL, "node_names", names);
+  e = put_att(nc, id, NC_GLOBAL, "node_names", names);
   rd_free(md->ctx, names);
   char kinds[256] = "";
   for (int k = 0; k < RD_MODE_KIND_COUNT; k++) {
@@ -158,26 +159,27 @@ static int define_modes(int id, const rdModes* md, int* var, int* svar) {
              rd_modeKindName(k));
   }
   if (!e) {
-    e = put_att(id, NC_GLOBAL, "kinds", kinds);
+    e = put_att(nc, id, NC_GLOBAL, "kinds", kinds);
   }
   if (!e) {
-    e = put_att(id, NC_GLOBAL, "title", "rodrigues modes; see docs/modal.md");
+    e = put_att(nc, id, NC_GLOBAL, "title", "rodrigues modes; see docs/modal.md");
   }
   double op[4] = {md->t, md->spin_rate, md->stats.length, 0};
   if (!e) {
-    e = nc_put_att_double(id, NC_GLOBAL, "time", NC_DOUBLE, 1, op);
+    e = nc->put_att_double(id, NC_GLOBAL, "time", NC_DOUBLE, 1, op);
   }
   if (!e) {
-    e = nc_put_att_double(id, NC_GLOBAL, "spin_rate", NC_DOUBLE, 1, op + 1);
+    e = nc->put_att_double(id, NC_GLOBAL, "spin_rate", NC_DOUBLE, 1, op + 1);
   }
   if (!e) {
-    e = nc_put_att_double(id, NC_GLOBAL, "spin_axis", NC_DOUBLE, 3, md->axis);
+    e = nc->put_att_double(id, NC_GLOBAL, "spin_axis", NC_DOUBLE, 3, md->axis);
   }
-  return e ? e : nc_enddef(id);
+  return e ? e : nc->enddef(id);
 }
 
 
-static int write_modes(int id, const rdModes* md, const int* var, const int* svar) {
+static int write_modes(const rdNetcdfLib* nc, int id, const rdModes* md, const int* var,
+                       const int* svar) {
   rdContext* ctx = md->ctx;
   int nm = md->count, nn = md->nnode, e = 0;
   size_t big = (size_t)nm * (size_t)nn * 3 + 6 * (size_t)nm + 4 * (size_t)nn + 1;
@@ -193,7 +195,7 @@ static int write_modes(int id, const rdModes* md, const int* var, const int* sva
       const rdModeInfo* i = &md->info[k];
       buf[k] = v == 0 ? i->frequency_hz : v == 1 ? i->damping_ratio : i->natural_hz;
     }
-    e = nc_put_var_double(id, var[MV_FREQ + v], buf);
+    e = nc->put_var_double(id, var[MV_FREQ + v], buf);
   }
   for (int k = 0; k < nm; k++) {
     buf[2 * k] = md->info[k].eigenvalue[0];
@@ -201,34 +203,34 @@ static int write_modes(int id, const rdModes* md, const int* var, const int* sva
     kind[k] = md->info[k].kind;
   }
   if (!e) {
-    e = nc_put_var_double(id, var[MV_EIG], buf);
+    e = nc->put_var_double(id, var[MV_EIG], buf);
   }
   if (!e) {
-    e = nc_put_var_int(id, var[MV_KIND], kind);
+    e = nc->put_var_int(id, var[MV_KIND], kind);
   }
   for (int k = 0; k < nm; k++) {
     memcpy(buf + 5 * k, md->info[k].energy, 5 * sizeof(double));
   }
   if (!e) {
-    e = nc_put_var_double(id, var[MV_ENERGY], buf);
+    e = nc->put_var_double(id, var[MV_ENERGY], buf);
   }
   for (int k = 0; k < nm; k++) {
     memcpy(buf + 6 * k, md->info[k].mass_fraction, 6 * sizeof(double));
   }
   if (!e) {
-    e = nc_put_var_double(id, var[MV_MASS], buf);
+    e = nc->put_var_double(id, var[MV_MASS], buf);
   }
   for (int i = 0; i < nn; i++) {
     v3_copy(buf + 3 * i, md->q + 7 * i);
   }
   if (!e) {
-    e = nc_put_var_double(id, var[MV_POS], buf);
+    e = nc->put_var_double(id, var[MV_POS], buf);
   }
   for (int i = 0; i < nn; i++) {
     memcpy(buf + 4 * i, md->q + 7 * i + 3, 4 * sizeof(double));
   }
   if (!e) {
-    e = nc_put_var_double(id, var[MV_QUAT], buf);
+    e = nc->put_var_double(id, var[MV_QUAT], buf);
   }
   for (int v = 0; v < SV_COUNT && !e; v++) {
     const double* src = v % 2 ? md->im : md->re;
@@ -236,7 +238,7 @@ static int write_modes(int id, const rdModes* md, const int* var, const int* sva
     for (size_t k = 0; k < (size_t)nm * (size_t)nn; k++) {
       v3_copy(buf + 3 * k, src + 6 * k + c0);
     }
-    e = nc_put_var_double(id, svar[v], buf);
+    e = nc->put_var_double(id, svar[v], buf);
   }
   rd_free(ctx, buf);
   rd_free(ctx, kind);
@@ -252,6 +254,10 @@ int rd_writeModesNetcdf(const rdModes* md, const char* path) {
   if (!path || !*path) {
     return RD_ERROR(ctx, RD_ERR_ARG, "rd_writeModesNetcdf: no file name");
   }
+  const rdNetcdfLib* nc = rd_netcdfLib(ctx);
+  if (!nc) {
+    return RD_ERR_IO;
+  }
   size_t len = strlen(path) + 9;
   char* partial = rd_alloc(ctx, len);
   if (!partial) {
@@ -259,18 +265,18 @@ int rd_writeModesNetcdf(const rdModes* md, const char* path) {
   }
   snprintf(partial, len, "%s.partial", path);
   int id, var[MV_COUNT], svar[SV_COUNT];
-  int e = nc_create(partial, NC_CLOBBER | NC_NETCDF4, &id);
+  int e = nc->create(partial, NC_CLOBBER | NC_NETCDF4, &id);
   if (!e) {
-    e = define_modes(id, md, var, svar);
+    e = define_modes(nc, id, md, var, svar);
     if (!e) {
-      e = write_modes(id, md, var, svar);
+      e = write_modes(nc, id, md, var, svar);
     }
-    int c = nc_close(id);
+    int c = nc->close(id);
     e = e ? e : c;
   }
   int st = RD_OK;
   if (e) {
-    st = nc_fail(ctx, path, e);
+    st = nc_fail(nc, ctx, path, e);
   } else if (rename(partial, path) != 0) {
     st = RD_ERROR(ctx, RD_ERR_IO, "cannot rename '%s' to '%s'", partial, path);
   }

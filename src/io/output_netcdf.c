@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// NetCDF-4 time series of node states and energies (Unidata netCDF-C).
-#include <netcdf.h>
+// NetCDF-4 time series of node states and energies (Unidata netCDF-C, loaded at the first file:
+// netcdf_lib.h).
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +9,7 @@
 #include "rodrigues/query.h"
 #include "rodrigues/simulate.h"
 #include "src/core/core.h"
+#include "src/io/netcdf_lib.h"
 #include "src/model/data_impl.h"
 #include "src/model/model_impl.h"
 #include "src/sim/query_beam.h"
@@ -49,6 +50,7 @@ struct rdNetcdf_ {
   uint32_t magic;
   const rdModel* model;  // counts this writer among its children (rd_destroyModel)
   rdContext* ctx;
+  const rdNetcdfLib* lib;  // netCDF-C (netcdf_lib.h)
   int ncid;
   int var[V_COUNT];  // -1: not in this file
   int njoint;
@@ -68,8 +70,8 @@ struct rdNetcdf_ {
 
 #define RD_MAGIC_NETCDF 0x52444e43u
 
-static int nc_fail(rdContext* ctx, const char* path, int err) {
-  return RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc_strerror(err));
+static int nc_fail(const rdNetcdf* nc, const char* path, int err) {
+  return RD_ERROR(nc->ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc->lib->strerror(err));
 }
 
 
@@ -91,25 +93,26 @@ static void free_nc(rdNetcdf* nc) {
 
 
 // a text attribute
-static int put_text(int id, int var, const char* name, const char* text) {
-  return nc_put_att_text(id, var, name, strlen(text), text);
+static int put_text(const rdNetcdfLib* lib, int id, int var, const char* name, const char* text) {
+  return lib->put_att_text(id, var, name, strlen(text), text);
 }
 
 
 // a string coordinate variable NAME(NAME) for the labels of dimension NAME (node and joint
 // names, components), written by put_all_labels
-static int def_labels(int id, int dim, const char* name, const char* long_name, int* varid) {
-  int e = nc_def_var(id, name, NC_STRING, 1, &dim, varid);
-  return e ? e : put_text(id, *varid, "long_name", long_name);
+static int def_labels(const rdNetcdfLib* lib, int id, int dim, const char* name,
+                      const char* long_name, int* varid) {
+  int e = lib->def_var(id, name, NC_STRING, 1, &dim, varid);
+  return e ? e : put_text(lib, id, *varid, "long_name", long_name);
 }
 
 
 // define a time-dependent numeric variable: chunks of about RD_NETCDF_CHUNK values, deflated
 // at `level` with the shuffle filter (level 0: stored plain)
-static int def_series(int id, const char* name, nc_type type, int ndim, const int* dims,
-                      const size_t* len, const char* units, const char* long_name, int level,
-                      int* varid) {
-  int e = nc_def_var(id, name, type, ndim, dims, varid);
+static int def_series(const rdNetcdfLib* lib, int id, const char* name, nc_type type, int ndim,
+                      const int* dims, const size_t* len, const char* units, const char* long_name,
+                      int level, int* varid) {
+  int e = lib->def_var(id, name, type, ndim, dims, varid);
   size_t chunk[3] = {1, 1, 1}, per = 1;
   for (int k = 1; k < ndim; k++) {
     chunk[k] = len[k];
@@ -117,16 +120,16 @@ static int def_series(int id, const char* name, nc_type type, int ndim, const in
   }
   chunk[0] = per < RD_NETCDF_CHUNK ? RD_NETCDF_CHUNK / per : 1;
   if (!e) {
-    e = nc_def_var_chunking(id, *varid, NC_CHUNKED, chunk);
+    e = lib->def_var_chunking(id, *varid, NC_CHUNKED, chunk);
   }
   if (!e && level > 0) {
-    e = nc_def_var_deflate(id, *varid, 1, 1, level);
+    e = lib->def_var_deflate(id, *varid, 1, 1, level);
   }
   if (!e) {
-    e = put_text(id, *varid, "units", units);
+    e = put_text(lib, id, *varid, "units", units);
   }
   if (!e) {
-    e = put_text(id, *varid, "long_name", long_name);
+    e = put_text(lib, id, *varid, "long_name", long_name);
   }
   return e;
 }
@@ -134,6 +137,7 @@ static int def_series(int id, const char* name, nc_type type, int ndim, const in
 
 // define dimensions, coordinate variables, variables and attributes (CF-1.8, docs/cli.md)
 static int define(rdNetcdf* nc, const rdModel* m, int* label_var) {
+  const rdNetcdfLib* lib = nc->lib;
   int id = nc->ncid, e = 0;
   int dim[D_COUNT];
   size_t len[D_COUNT] = {
@@ -143,9 +147,9 @@ static int define(rdNetcdf* nc, const rdModel* m, int* label_var) {
   for (int k = 0; k < D_COUNT && !e; k++) {
     dim[k] = -1;
     if (k == D_TIME) {
-      e = nc_def_dim(id, dname[k], NC_UNLIMITED, &dim[k]);
+      e = lib->def_dim(id, dname[k], NC_UNLIMITED, &dim[k]);
     } else if (len[k] > 0) {
-      e = nc_def_dim(id, dname[k], len[k], &dim[k]);
+      e = lib->def_dim(id, dname[k], len[k], &dim[k]);
     }
   }
   // labels of the dimensions: node and joint names, components, sections "BEAM@S"
@@ -160,24 +164,24 @@ static int define(rdNetcdf* nc, const rdModel* m, int* label_var) {
   for (int k = 1; k < D_COUNT && !e; k++) {
     label_var[k] = -1;
     if (dim[k] >= 0 && llong[k]) {
-      e = def_labels(id, dim[k], dname[k], llong[k], &label_var[k]);
+      e = def_labels(lib, id, dim[k], dname[k], llong[k], &label_var[k]);
     }
   }
   // time: a duration in seconds; the run has no calendar date, so no reference time (CF 4.4
   // asks one of time axes identified by units "since", axis T or standard_name time: none here)
   int level = m->opt.output_netcdf_deflate;
   if (!e) {
-    e = nc_def_var(id, "time", NC_DOUBLE, 1, &dim[D_TIME], &nc->var[V_TIME]);
+    e = lib->def_var(id, "time", NC_DOUBLE, 1, &dim[D_TIME], &nc->var[V_TIME]);
   }
   if (!e) {
     size_t chunk = RD_NETCDF_CHUNK;
-    e = nc_def_var_chunking(id, nc->var[V_TIME], NC_CHUNKED, &chunk);
+    e = lib->def_var_chunking(id, nc->var[V_TIME], NC_CHUNKED, &chunk);
   }
   if (!e) {
-    e = put_text(id, nc->var[V_TIME], "units", "s");
+    e = put_text(lib, id, nc->var[V_TIME], "units", "s");
   }
   if (!e) {
-    e = put_text(id, nc->var[V_TIME], "long_name", "simulated time");
+    e = put_text(lib, id, nc->var[V_TIME], "long_name", "simulated time");
   }
   struct {
     int v, d1, d2;  // variable, its dimensions after time (-1: none)
@@ -221,7 +225,7 @@ static int define(rdNetcdf* nc, const rdModel* m, int* label_var) {
     }
     size_t l[3] = {0, vars[k].d1 >= 0 ? len[vars[k].d1] : 0, vars[k].d2 >= 0 ? len[vars[k].d2] : 0};
     int ndim = 1 + (vars[k].d1 >= 0) + (vars[k].d2 >= 0);
-    e = def_series(id, vars[k].name, vars[k].v == V_NEWTON ? NC_INT : NC_DOUBLE, ndim, d, l,
+    e = def_series(lib, id, vars[k].name, vars[k].v == V_NEWTON ? NC_INT : NC_DOUBLE, ndim, d, l,
                    vars[k].units, vars[k].desc, level, &nc->var[vars[k].v]);
   }
   if (!e && nc->nqp > 0) {
@@ -232,47 +236,48 @@ static int define(rdNetcdf* nc, const rdModel* m, int* label_var) {
     for (int b = 0; b < nb; b++) {
       off[b + 1] = off[b] + rd_beamQuadPoints(m->beam[b].kernel);
     }
-    e = nc_put_att_int(id, NC_GLOBAL, "beam_qpoint_offset", NC_INT, (size_t)nb + 1, off);
+    e = lib->put_att_int(id, NC_GLOBAL, "beam_qpoint_offset", NC_INT, (size_t)nb + 1, off);
   }
   char source[64];
   snprintf(source, sizeof(source), "rodrigues %s", rd_version());
   if (!e) {
-    e = put_text(id, NC_GLOBAL, "Conventions", "CF-1.8");
+    e = put_text(lib, id, NC_GLOBAL, "Conventions", "CF-1.8");
   }
   if (!e) {
-    e = put_text(id, NC_GLOBAL, "title", "rodrigues time series");
+    e = put_text(lib, id, NC_GLOBAL, "title", "rodrigues time series");
   }
   if (!e) {
-    e = put_text(id, NC_GLOBAL, "source", source);
+    e = put_text(lib, id, NC_GLOBAL, "source", source);
   }
   if (!e) {
-    e = put_text(id, NC_GLOBAL, "comment",
+    e = put_text(lib, id, NC_GLOBAL, "comment",
                  "the rows of history.csv and more; variables and units: docs/cli.md of rodrigues");
   }
-  return e ? e : nc_enddef(id);
+  return e ? e : lib->enddef(id);
 }
 
 
 // write the labels of the dimensions (string coordinate variables), after nc_enddef
 static int put_all_labels(rdNetcdf* nc, const rdModel* m, const int* label_var) {
+  const rdNetcdfLib* lib = nc->lib;
   int id = nc->ncid, e = 0;
   static const char* const xyz[3] = {"x", "y", "z"};
   static const char* const wxyz[4] = {"w", "x", "y", "z"};
   if (label_var[D_VEC3] >= 0) {
-    e = nc_put_var_string(id, label_var[D_VEC3], (const char**)xyz);
+    e = lib->put_var_string(id, label_var[D_VEC3], (const char**)xyz);
   }
   if (!e && label_var[D_QUAT] >= 0) {
-    e = nc_put_var_string(id, label_var[D_QUAT], (const char**)wxyz);
+    e = lib->put_var_string(id, label_var[D_QUAT], (const char**)wxyz);
   }
   for (int k = 0; k < m->nout && !e; k++) {
     size_t at = (size_t)k;
     const char* name = m->node_name[m->out_node[k]];
-    e = nc_put_var1_string(id, label_var[D_NODE], &at, &name);
+    e = lib->put_var1_string(id, label_var[D_NODE], &at, &name);
   }
   for (int j = 0; j < m->njoint && !e; j++) {
     size_t at = (size_t)j;
     const char* name = m->joint[j].def.name;
-    e = nc_put_var1_string(id, label_var[D_JOINT], &at, &name);
+    e = lib->put_var1_string(id, label_var[D_JOINT], &at, &name);
   }
   for (int k = 0; k < nc->nsection && !e; k++) {
     char label[512];
@@ -280,7 +285,7 @@ static int put_all_labels(rdNetcdf* nc, const rdModel* m, const int* label_var) 
              m->out_section_s[k]);
     size_t at = (size_t)k;
     const char* p = label;
-    e = nc_put_var1_string(id, label_var[D_SECTION], &at, &p);
+    e = lib->put_var1_string(id, label_var[D_SECTION], &at, &p);
   }
   return e;
 }
@@ -297,6 +302,10 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   if (!path || !*path) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_createNetcdf: no file name");
   }
+  const rdNetcdfLib* lib = rd_netcdfLib(m->ctx);
+  if (!lib) {
+    return RD_ERR_IO;
+  }
   rdNetcdf* nc = rd_calloc(m->ctx, 1, sizeof(rdNetcdf));
   if (!nc) {
     return RD_ERR_NOMEM;
@@ -305,6 +314,7 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
   nc->model = m;
   rd_adopt(&((rdModel*)m)->children);
   nc->ctx = m->ctx;
+  nc->lib = lib;
   nc->nout = m->nout;
   nc->njoint = m->njoint;
   nc->ncid = -1;
@@ -335,9 +345,9 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
     return RD_ERR_NOMEM;
   }
   snprintf(nc->partial, len + 9, "%s.partial", path);
-  int e = nc_create(nc->partial, NC_CLOBBER | NC_NETCDF4, &nc->ncid);
+  int e = lib->create(nc->partial, NC_CLOBBER | NC_NETCDF4, &nc->ncid);
   if (e) {
-    int st = nc_fail(m->ctx, path, e);
+    int st = nc_fail(nc, path, e);
     free_nc(nc);
     return st;
   }
@@ -347,8 +357,8 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
     e = put_all_labels(nc, m, label_var);
   }
   if (e) {
-    int st = nc_fail(m->ctx, path, e);
-    nc_close(nc->ncid);
+    int st = nc_fail(nc, path, e);
+    lib->close(nc->ncid);
     remove(nc->partial);
     free_nc(nc);
     return st;
@@ -361,7 +371,7 @@ int rd_createNetcdf(const rdModel* m, const char* path, rdNetcdf** out) {
 // write a (time, n, width) slab of variable v for the current record from `from`
 static int put_slab(rdNetcdf* nc, int v, size_t n, size_t width, const double* from) {
   size_t start[3] = {nc->record, 0, 0}, count[3] = {1, n, width};
-  return nc_put_vara_double(nc->ncid, nc->var[v], start, count, from);
+  return nc->lib->put_vara_double(nc->ncid, nc->var[v], start, count, from);
 }
 
 
@@ -407,7 +417,7 @@ static int put_sections(rdNetcdf* nc, const rdModel* m, const rdData* d) {
     e = put_slab(nc, V_LFORCE, n, 3, nc->buf);
     e = e ? e : put_slab(nc, V_LMOMENT, n, 3, nc->buf + 3 * n);
   }
-  return e ? nc_fail(nc->ctx, nc->path, e) : RD_OK;
+  return e ? nc_fail(nc, nc->path, e) : RD_OK;
 }
 
 
@@ -420,7 +430,8 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
   }
   size_t r[1] = {nc->record};
   double t = rd_time(d);
-  int e = nc_put_var1_double(nc->ncid, nc->var[V_TIME], r, &t);
+  const rdNetcdfLib* lib = nc->lib;
+  int e = lib->put_var1_double(nc->ncid, nc->var[V_TIME], r, &t);
   // one pass per node variable, staged in buf (nout x width)
   static const int vars[5] = {V_POS, V_QUAT, V_VEL, V_W, V_WB};
   static const size_t width[5] = {3, 4, 3, 3, 3};
@@ -448,7 +459,7 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
     e = put_slab(nc, k == 0 ? V_RFORCE : V_RMOMENT, (size_t)nc->njoint, 3, nc->buf);
   }
   if (e) {
-    return nc_fail(nc->ctx, nc->path, e);
+    return nc_fail(nc, nc->path, e);
   }
   int st = put_sections(nc, m, d);
   if (st != RD_OK) {
@@ -462,15 +473,15 @@ int rd_writeNetcdf(rdNetcdf* nc, const rdModel* m, const rdData* d) {
   rdStats stats;
   rd_getStats(d, &stats);
   int newton = stats.last_newton_iterations;
-  e = nc_put_var1_double(nc->ncid, nc->var[V_KE], r, &ke);
-  e = e ? e : nc_put_var1_double(nc->ncid, nc->var[V_PE], r, &pe);
-  e = e ? e : nc_put_var1_double(nc->ncid, nc->var[V_TE], r, &te);
+  e = lib->put_var1_double(nc->ncid, nc->var[V_KE], r, &ke);
+  e = e ? e : lib->put_var1_double(nc->ncid, nc->var[V_PE], r, &pe);
+  e = e ? e : lib->put_var1_double(nc->ncid, nc->var[V_TE], r, &te);
   size_t start[2] = {nc->record, 0}, count[2] = {1, 3};
-  e = e ? e : nc_put_vara_double(nc->ncid, nc->var[V_MOM], start, count, p);
-  e = e ? e : nc_put_vara_double(nc->ncid, nc->var[V_AMOM], start, count, L);
-  e = e ? e : nc_put_var1_int(nc->ncid, nc->var[V_NEWTON], r, &newton);
+  e = e ? e : lib->put_vara_double(nc->ncid, nc->var[V_MOM], start, count, p);
+  e = e ? e : lib->put_vara_double(nc->ncid, nc->var[V_AMOM], start, count, L);
+  e = e ? e : lib->put_var1_int(nc->ncid, nc->var[V_NEWTON], r, &newton);
   if (e) {
-    return nc_fail(nc->ctx, nc->path, e);
+    return nc_fail(nc, nc->path, e);
   }
   nc->record++;
   return RD_OK;
@@ -486,9 +497,9 @@ int rd_closeNetcdf(rdNetcdf** ncp, int commit) {
   }
   rdNetcdf* nc = *ncp;
   int st = RD_OK;
-  int e = nc_close(nc->ncid);
+  int e = nc->lib->close(nc->ncid);
   if (e) {
-    st = nc_fail(nc->ctx, nc->path, e);
+    st = nc_fail(nc, nc->path, e);
     commit = 0;
   }
   if (commit && rename(nc->partial, nc->path)) {

@@ -2,13 +2,13 @@
 // The tables of a sweep: DIR/index.csv (the cases), DIR/sweep.csv and DIR/sweep.nc (the results
 // by case), each written under a temporary name and renamed.
 #include <math.h>
-#include <netcdf.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "src/core/atomic_file.h"
 #include "src/core/core.h"
 #include "src/core/strutil.h"
+#include "src/io/netcdf_lib.h"
 #include "src/io/sweep_impl.h"
 
 // a CSV field, quoted as RFC 4180 asks when it holds a comma, quote or line break
@@ -154,22 +154,22 @@ static int numeric_variable(const rdSweep* sw, int v) {
 }
 
 
-static int put_text(int id, int var, const char* name, const char* text) {
-  return nc_put_att_text(id, var, name, strlen(text), text);
+static int put_text(const rdNetcdfLib* L, int id, int var, const char* name, const char* text) {
+  return L->put_att_text(id, var, name, strlen(text), text);
 }
 
 
 // a string variable (case) from texts[i] (NULL: "")
-static int def_strings(int id, int dim, const char* name, int* var) {
-  return nc_def_var(id, name, NC_STRING, 1, &dim, var);
+static int def_strings(const rdNetcdfLib* L, int id, int dim, const char* name, int* var) {
+  return L->def_var(id, name, NC_STRING, 1, &dim, var);
 }
 
 
-static int put_strings(int id, int var, const char** texts, int n) {
+static int put_strings(const rdNetcdfLib* L, int id, int var, const char** texts, int n) {
   for (int i = 0; i < n; i++) {
     const char* s = texts[i] ? texts[i] : "";
     size_t at[1] = {(size_t)i};
-    int e = nc_put_var1_string(id, var, at, &s);
+    int e = L->put_var1_string(id, var, at, &s);
     if (e) {
       return e;
     }
@@ -179,6 +179,7 @@ static int put_strings(int id, int var, const char** texts, int n) {
 
 
 typedef struct {
+  const rdNetcdfLib* L;
   int id, dim;
   int vcase, vid, vstate, vexit, vwall, vsteps, vrejected, verror;
   int* vvar;  // nvar
@@ -188,69 +189,71 @@ typedef struct {
 
 
 static int define_nc(const rdSweep* sw, ncTable* t, const char* coords) {
+  const rdNetcdfLib* L = t->L;
   int id = t->id, d = t->dim, e;
   double nan = NAN;
-  if ((e = nc_def_var(id, "case", NC_INT, 1, &d, &t->vcase)) ||
-      (e = def_strings(id, d, "id", &t->vid))) {
+  if ((e = L->def_var(id, "case", NC_INT, 1, &d, &t->vcase)) ||
+      (e = def_strings(L, id, d, "id", &t->vid))) {
     return e;
   }
   for (int v = 0; v < sw->nvar; v++) {
     t->num[v] = numeric_variable(sw, v);
-    e = t->num[v] ? nc_def_var(id, sw->var[v], NC_DOUBLE, 1, &d, t->vvar + v)
-                  : def_strings(id, d, sw->var[v], t->vvar + v);
+    e = t->num[v] ? L->def_var(id, sw->var[v], NC_DOUBLE, 1, &d, t->vvar + v)
+                  : def_strings(L, id, d, sw->var[v], t->vvar + v);
     if (!e && t->num[v]) {
-      e = nc_put_att_double(id, t->vvar[v], "_FillValue", NC_DOUBLE, 1, &nan);
+      e = L->put_att_double(id, t->vvar[v], "_FillValue", NC_DOUBLE, 1, &nan);
     }
     if (!e) {
-      e = put_text(id, t->vvar[v], "long_name",
+      e = put_text(L, id, t->vvar[v], "long_name",
                    sw->is_param[v] ? "sweep parameter" : "deck value set by the sweep");
     }
     if (e) {
       return e;
     }
   }
-  if ((e = def_strings(id, d, "state", &t->vstate)) ||
-      (e = nc_def_var(id, "exit_code", NC_INT, 1, &d, &t->vexit)) ||
-      (e = nc_def_var(id, "wall_time", NC_DOUBLE, 1, &d, &t->vwall)) ||
-      (e = put_text(id, t->vwall, "units", "s")) ||
-      (e = nc_put_att_double(id, t->vwall, "_FillValue", NC_DOUBLE, 1, &nan)) ||
-      (e = nc_def_var(id, "steps", NC_INT64, 1, &d, &t->vsteps)) ||
-      (e = nc_def_var(id, "rejected_steps", NC_INT64, 1, &d, &t->vrejected))) {
+  if ((e = def_strings(L, id, d, "state", &t->vstate)) ||
+      (e = L->def_var(id, "exit_code", NC_INT, 1, &d, &t->vexit)) ||
+      (e = L->def_var(id, "wall_time", NC_DOUBLE, 1, &d, &t->vwall)) ||
+      (e = put_text(L, id, t->vwall, "units", "s")) ||
+      (e = L->put_att_double(id, t->vwall, "_FillValue", NC_DOUBLE, 1, &nan)) ||
+      (e = L->def_var(id, "steps", NC_INT64, 1, &d, &t->vsteps)) ||
+      (e = L->def_var(id, "rejected_steps", NC_INT64, 1, &d, &t->vrejected))) {
     return e;
   }
   for (int q = 0; q < sw->nquantity; q++) {
-    if ((e = nc_def_var(id, sw->quantity[q], NC_DOUBLE, 1, &d, t->vq + q)) ||
-        (e = nc_put_att_double(id, t->vq[q], "_FillValue", NC_DOUBLE, 1, &nan)) ||
-        (e = put_text(id, t->vq[q], "coordinates", coords))) {
+    if ((e = L->def_var(id, sw->quantity[q], NC_DOUBLE, 1, &d, t->vq + q)) ||
+        (e = L->put_att_double(id, t->vq[q], "_FillValue", NC_DOUBLE, 1, &nan)) ||
+        (e = put_text(L, id, t->vq[q], "coordinates", coords))) {
       return e;
     }
   }
-  if ((e = def_strings(id, d, "error", &t->verror)) ||
-      (e = put_text(id, NC_GLOBAL, "title", "rodrigues sweep")) ||
-      (e = put_text(id, NC_GLOBAL, "sweep_file", sw->path)) ||
-      (e = put_text(id, NC_GLOBAL, "deck", sw->deck))) {
+  if ((e = def_strings(L, id, d, "error", &t->verror)) ||
+      (e = put_text(L, id, NC_GLOBAL, "title", "rodrigues sweep")) ||
+      (e = put_text(L, id, NC_GLOBAL, "sweep_file", sw->path)) ||
+      (e = put_text(L, id, NC_GLOBAL, "deck", sw->deck))) {
     return e;
   }
-  return nc_enddef(id);
+  return L->enddef(id);
 }
 
 
 static int fill_nc(const rdSweep* sw, const rdCaseResult* res, ncTable* t, double* col,
                    const char** texts) {
+  const rdNetcdfLib* L = t->L;
   int id = t->id, n = sw->ncase, e;
   for (int i = 0; i < n; i++) {
     size_t at[1] = {(size_t)i};
     long long steps = res[i].steps, rejected = res[i].rejected_steps;
     const char* state = rd_caseStateName(res[i].state);
     const char* err = res[i].error;
-    if ((e = nc_put_var1_int(id, t->vcase, at, &i)) ||
-        (e = nc_put_var1_string(id, t->vid, at, (const char**)&sw->id[i])) ||
-        (e = nc_put_var1_string(id, t->vstate, at, &state)) ||
-        (e = nc_put_var1_int(id, t->vexit, at, &res[i].exit_code)) ||
-        (e = nc_put_var1_double(id, t->vwall, at, &res[i].wall_time)) ||
-        (e = nc_put_var1_longlong(id, t->vsteps, at, &steps)) ||
-        (e = nc_put_var1_longlong(id, t->vrejected, at, &rejected)) ||
-        (e = nc_put_var1_string(id, t->verror, at, &err))) {
+    if ((e = L->put_var1_int(id, t->vcase, at, &i)) ||
+        (e = L->put_var1_string(id, t->vid, at, (const char**)&sw->id[i])) ||
+        (e = L->put_var1_string(id, t->vstate, at, &state)) ||
+        (e = L->put_var1_int(id, t->vexit, at, &res[i].exit_code)) ||
+        (e = L->put_var1_double(id, t->vwall, at, &res[i].wall_time)) ||
+        (e = L->put_var1_longlong(id, t->vsteps, at, &steps)) ||
+        (e = L->put_var1_longlong(id, t->vrejected, at, &rejected)) ||
+        (e = L->put_var1_string(id, t->verror, at, &err))) {
       return e;
     }
   }
@@ -262,7 +265,8 @@ static int fill_nc(const rdSweep* sw, const rdCaseResult* res, ncTable* t, doubl
         rd_parseReal(texts[i], col + i);
       }
     }
-    e = t->num[v] ? nc_put_var_double(id, t->vvar[v], col) : put_strings(id, t->vvar[v], texts, n);
+    e = t->num[v] ? L->put_var_double(id, t->vvar[v], col)
+                  : put_strings(L, id, t->vvar[v], texts, n);
     if (e) {
       return e;
     }
@@ -271,7 +275,7 @@ static int fill_nc(const rdSweep* sw, const rdCaseResult* res, ncTable* t, doubl
     for (int i = 0; i < n; i++) {
       col[i] = res[i].values[q];
     }
-    if ((e = nc_put_var_double(id, t->vq[q], col))) {
+    if ((e = L->put_var_double(id, t->vq[q], col))) {
       return e;
     }
   }
@@ -296,31 +300,35 @@ static int write_nc(const rdSweep* sw, const rdCaseResult* res, const char* dir)
   double* col = rd_calloc(ctx, n, sizeof(double));
   const char** texts = rd_calloc(ctx, n, sizeof(char*));
   char* coords = rd_calloc(ctx, clen, 1);
+  const rdNetcdfLib* L = NULL;
   int st = RD_OK;
   if (!path || !partial || !t.vvar || !t.num || !t.vq || !col || !texts || !coords) {
     st = RD_ERR_NOMEM;
+  } else if (!(L = rd_netcdfLib(ctx))) {
+    st = RD_ERR_IO;  // raised by rd_netcdfLib
   } else {
+    t.L = L;
     // the quantities' coordinates: the case's id and its variables
     strcpy(coords, "id");
     for (int v = 0; v < sw->nvar; v++) {
       strcat(coords, " ");
       strcat(coords, sw->var[v]);
     }
-    int e = nc_create(partial, NC_CLOBBER | NC_NETCDF4, &t.id);
+    int e = L->create(partial, NC_CLOBBER | NC_NETCDF4, &t.id);
     if (!e) {
-      e = nc_def_dim(t.id, "case", n, &t.dim);
+      e = L->def_dim(t.id, "case", n, &t.dim);
       if (!e) {
         e = define_nc(sw, &t, coords);
       }
       if (!e) {
         e = fill_nc(sw, res, &t, col, texts);
       }
-      int ec = nc_close(t.id);
+      int ec = L->close(t.id);
       e = e ? e : ec;
     }
     if (e) {
       remove(partial);
-      st = RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, nc_strerror(e));
+      st = RD_ERROR(ctx, RD_ERR_IO, "NetCDF '%s': %s", path, L->strerror(e));
     } else if (rename(partial, path)) {
       remove(partial);
       st = RD_ERROR(ctx, RD_ERR_IO, "cannot rename '%s' to '%s'", partial, path);

@@ -6,7 +6,6 @@
 // point (as carried by each node) to its second node or the ground.
 #include "src/io/vtk_mechanism.h"
 
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -14,6 +13,9 @@
 #include "src/core/core.h"
 #include "src/math/vec3.h"
 #include "src/model/model_impl.h"
+
+// last: lapacke.h brings complex.h
+#include "src/core/lapack.h"
 
 // how a joint is drawn
 enum { JOINT_POINT, JOINT_LINE, JOINT_VERTEX };
@@ -40,10 +42,11 @@ struct rdVtkMechanism_ {
 
 
 // the equivalent box of a body in its node's frame: corners (8 x 3) and the largest half extent
-static int body_box(const rdRigidBodyDef* b, double corner[24], double* largest) {
+static int body_box(const rdLapack* la, const rdRigidBodyDef* b, double corner[24],
+                    double* largest) {
   double A[9], J[3];  // not I: lapacke.h brings complex.h, whose I is a macro
   memcpy(A, b->inertia, sizeof(A));
-  if (LAPACKE_dsyev(LAPACK_ROW_MAJOR, 'V', 'U', 3, A, 3, J) != 0) {
+  if (la->dsyev(LAPACK_ROW_MAJOR, 'V', 'U', 3, A, 3, J) != 0) {
     return RD_ERR_LIBRARY;
   }
   // columns of A: principal axes; a right-handed set, so the hexahedron is not inside out
@@ -135,6 +138,7 @@ int rd_vtkMechanismCreate(const rdModel* m, rdVtkMechanism** out) {
     rd_vtkMechanismDestroy(ctx, &v);
     return RD_ERR_NOMEM;
   }
+  const rdLapack* la = NULL;  // LAPACKE, loaded at the first rigid body
   for (int e = 0; e < m->nelem; e++) {
     if (m->elem[e].def.type != RD_ELEM_RIGID_BODY) {
       continue;
@@ -142,7 +146,11 @@ int rd_vtkMechanismCreate(const rdModel* m, rdVtkMechanism** out) {
     const rdRigidBodyDef* b = &m->elem[e].def.u.body;
     int k = v->nbody++;
     double largest;
-    if (body_box(b, v->corner + 24 * k, &largest) != RD_OK) {
+    if (!la && !(la = rd_lapack(ctx, "VTK output of rigid bodies"))) {
+      rd_vtkMechanismDestroy(ctx, &v);
+      return RD_ERR_IO;
+    }
+    if (body_box(la, b, v->corner + 24 * k, &largest) != RD_OK) {
       rd_vtkMechanismDestroy(ctx, &v);
       return RD_ERROR(ctx, RD_ERR_LIBRARY, "VTK: rigid body '%s': principal axes not found",
                       b->name);

@@ -82,6 +82,7 @@ void rd_modelFree(rdModel* m) {
   rd_free(ctx, m->sub);
   rd_free(ctx, m->node_sub);
   rd_free(ctx, m->node_name);
+  rd_nameIndexFree(ctx, &m->node_index);
   rd_free(ctx, (void*)m->node_origin);
   rd_free(ctx, m->node_kind);
   rd_free(ctx, m->node_dof);
@@ -189,12 +190,7 @@ int rd_findNode(const rdModel* m, const char* name) {
     RD_ERROR(m->ctx, RD_ERR_ARG, "rd_findNode: NULL name");
     return -1;
   }
-  for (int i = 0; i < m->nnode; i++) {
-    if (!strcmp(m->node_name[i], name)) {
-      return i;
-    }
-  }
-  return -1;
+  return rd_nameIndexGet(&m->node_index, name);
 }
 
 

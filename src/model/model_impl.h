@@ -7,6 +7,7 @@
 
 #include "rodrigues/model.h"
 #include "src/core/expr.h"
+#include "src/core/names.h"
 #include "src/model/options.h"
 #include "src/model/spec_impl.h"
 
@@ -82,6 +83,7 @@ struct rdModel_ {
   // nodes
   int nnode;
   char** node_name;          // nnode
+  rdNameIndex node_index;    // node_name -> node
   const char** node_origin;  // nnode
   int* node_kind;            // nnode: rdNodeKind
   int* node_dof;             // nnode: first velocity-level DOF

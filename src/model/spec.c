@@ -144,6 +144,12 @@ void rd_destroySpec(rdSpec** spec) {
   rd_free(ctx, s->outputs.items);
   rd_free(ctx, s->out_reactions.items);
   rd_free(ctx, s->out_sections.items);
+  rd_free(ctx, s->output_mark);
+  for (int k = 0; k < RD_OBJ_COUNT; k++) {
+    rd_nameIndexFree(ctx, &s->names[k]);
+  }
+  rd_nameIndexFree(ctx, &s->user_names);
+  rd_nameIndexFree(ctx, &s->callback_names);
   s->magic = RD_MAGIC_DEAD;
   rd_release(&ctx->children);
   rd_bury(ctx, RD_KIND_SPEC, s);
@@ -166,30 +172,6 @@ const char* rd_elemDefName(const rdElemDef* e) {
       return e->u.spring.name;
     case RD_ELEM_BUSHING:
       return e->u.bushing.name;
-    default:
-      return NULL;
-  }
-}
-
-
-static const char* obj_name(const rdSpec* s, rdObjKind kind, int i) {
-  switch (kind) {
-    case RD_OBJ_NODE:
-      return ITEM(s->nodes, rdNodeDef, i).name;
-    case RD_OBJ_ELEMENT:
-      return rd_elemDefName(&ITEM(s->elems, rdElemDef, i));
-    case RD_OBJ_JOINT:
-      return ITEM(s->joints, rdJointDef, i).name;
-    case RD_OBJ_LOAD:
-      return ITEM(s->loads, rdLoadDef, i).name;
-    case RD_OBJ_TIMEFN:
-      return ITEM(s->timefns, rdTimeFnDef, i).name;
-    case RD_OBJ_TORQUE:
-      return ITEM(s->torques, rdTorqueLawDef, i).name;
-    case RD_OBJ_BEAM:
-      return ITEM(s->beams, rdBeamDef, i).name;
-    case RD_OBJ_SUBSYSTEM:
-      return ITEM(s->subsystems, rdSubsystemDef, i).name;
     default:
       return NULL;
   }
@@ -224,17 +206,10 @@ int rds_count(const rdSpec* s, rdObjKind kind) {
 
 
 int rds_find(const rdSpec* s, rdObjKind kind, const char* name) {
-  if (!spec_valid(s) || !name) {
+  if (!spec_valid(s) || !name || kind < 0 || kind >= RD_OBJ_COUNT) {
     return -1;
   }
-  int n = rds_count(s, kind);
-  for (int i = 0; i < n; i++) {
-    const char* nm = obj_name(s, kind, i);
-    if (nm && !strcmp(nm, name)) {
-      return i;
-    }
-  }
-  return -1;
+  return rd_nameIndexGet(&s->names[kind], name);
 }
 
 
@@ -272,22 +247,21 @@ const char* rd_specOrigin(const rdSpec* s, rdObjKind kind, int index) {
 }
 
 
-// 1 if an item of v (items of `size` bytes, a `const char*` name at `name_offset`) is named
-// `name`: for the definitions kept in lists of their own, outside rds_find's kinds
-static int name_taken(const rdVec* v, size_t size, size_t name_offset, const char* name) {
-  for (int i = 0; i < v->count; i++) {
-    const char* nm;
-    memcpy(&nm, (const char*)v->items + (size_t)i * size + name_offset, sizeof(nm));
-    if (nm && !strcmp(nm, name)) {
-      return 1;
-    }
-  }
-  return 0;
+// the name index of a kind, or of the user elements or load callbacks
+enum { INTO_USERS = -1, INTO_CALLBACKS = -2 };
+
+static rdNameIndex* name_index(rdSpec* s, int into) {
+  return into == INTO_USERS       ? &s->user_names
+         : into == INTO_CALLBACKS ? &s->callback_names
+                                  : &s->names[into];
 }
 
 
-// common checks of a def: valid spec, cookie, name present and unique
-static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* name, int cookie) {
+// common checks of a def: valid spec, cookie, name present and unique; makes room for the name
+// in the index it will go into, `into` (a kind, INTO_USERS or INTO_CALLBACKS), so that
+// index_name cannot fail after it
+static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* name, int cookie,
+                     int into) {
   if (!spec_valid(s)) {
     return RD_ERR_HANDLE;
   }
@@ -305,13 +279,22 @@ static int check_def(rdSpec* s, rdObjKind kind, const char* what, const char* na
   int element = kind == RD_OBJ_ELEMENT || kind == RD_OBJ_BEAM;
   if (rds_find(s, kind, name) >= 0 ||
       (element && rds_find(s, kind == RD_OBJ_BEAM ? RD_OBJ_ELEMENT : RD_OBJ_BEAM, name) >= 0) ||
-      (element &&
-       name_taken(&s->users, sizeof(rdUserElementDef), offsetof(rdUserElementDef, name), name)) ||
-      (kind == RD_OBJ_LOAD && name_taken(&s->callbacks, sizeof(rdLoadCallbackDef),
-                                         offsetof(rdLoadCallbackDef, name), name))) {
+      (element && rd_nameIndexGet(&s->user_names, name) >= 0) ||
+      (kind == RD_OBJ_LOAD && rd_nameIndexGet(&s->callback_names, name) >= 0)) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "duplicate %s name '%s'", what, name);
   }
-  return RD_OK;
+  rdNameIndex* index = name_index(s, into);
+  return rd_nameIndexReserve(s->ctx, index, index->count + 1);
+}
+
+
+// after a push: `name` (the spec's copy) indexes item `idx` (if >= 0, a successful push) in the
+// index `into`, where check_def made room. Returns idx.
+static int index_name(rdSpec* s, int into, const char* name, int idx) {
+  if (idx >= 0) {
+    rd_nameIndexPut(s->ctx, name_index(s, into), name, idx);
+  }
+  return idx;
 }
 
 
@@ -422,7 +405,7 @@ int rds_addNode(rdSpec* s, const rdNodeDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL node definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_NODE, "node", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_NODE, "node", def->name, def->cookie_, RD_OBJ_NODE);
   if (st < 0) {
     return st;
   }
@@ -454,7 +437,7 @@ int rds_addNode(rdSpec* s, const rdNodeDef* def) {
   if (idx < 0) {
     rd_free(s->ctx, (void*)d.name);
   }
-  return idx;
+  return index_name(s, RD_OBJ_NODE, d.name, idx);
 }
 
 
@@ -462,7 +445,7 @@ int rds_addTimeFn(rdSpec* s, const rdTimeFnDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_TIMEFN, "time function", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_TIMEFN, "time function", def->name, def->cookie_, RD_OBJ_TIMEFN);
   if (st < 0) {
     return st;
   }
@@ -531,7 +514,7 @@ int rds_addTimeFn(rdSpec* s, const rdTimeFnDef* def) {
     rd_free(ctx, t);
     rd_free(ctx, y);
   }
-  return idx;
+  return index_name(s, RD_OBJ_TIMEFN, d.name, idx);
 }
 
 
@@ -559,7 +542,7 @@ static int push_elem(rdSpec* s, rdElemDef* e, const char* name) {
   if (idx < 0) {
     rd_free(s->ctx, copy);
   }
-  return idx;
+  return index_name(s, RD_OBJ_ELEMENT, copy, idx);
 }
 
 
@@ -567,7 +550,7 @@ int rds_addRigidBody(rdSpec* s, const rdRigidBodyDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_, RD_OBJ_ELEMENT);
   if (st < 0) {
     return st;
   }
@@ -584,7 +567,7 @@ int rds_addPointMass(rdSpec* s, const rdPointMassDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_, RD_OBJ_ELEMENT);
   if (st < 0) {
     return st;
   }
@@ -601,7 +584,7 @@ int rds_addSpring(rdSpec* s, const rdSpringDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_, RD_OBJ_ELEMENT);
   if (st < 0) {
     return st;
   }
@@ -619,7 +602,7 @@ int rds_addBushing(rdSpec* s, const rdBushingDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_, RD_OBJ_ELEMENT);
   if (st < 0) {
     return st;
   }
@@ -636,7 +619,7 @@ int rds_addJoint(rdSpec* s, const rdJointDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_JOINT, "joint", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_JOINT, "joint", def->name, def->cookie_, RD_OBJ_JOINT);
   if (st < 0) {
     return st;
   }
@@ -656,7 +639,7 @@ int rds_addJoint(rdSpec* s, const rdJointDef* def) {
   if (idx < 0) {
     rd_free(s->ctx, (void*)d.name);
   }
-  return idx;
+  return index_name(s, RD_OBJ_JOINT, d.name, idx);
 }
 
 
@@ -664,7 +647,7 @@ int rds_addLoad(rdSpec* s, const rdLoadDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_LOAD, "load", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_LOAD, "load", def->name, def->cookie_, RD_OBJ_LOAD);
   if (st < 0) {
     return st;
   }
@@ -686,7 +669,7 @@ int rds_addLoad(rdSpec* s, const rdLoadDef* def) {
   if (idx < 0) {
     rd_free(s->ctx, (void*)d.name);
   }
-  return idx;
+  return index_name(s, RD_OBJ_LOAD, d.name, idx);
 }
 
 
@@ -694,7 +677,7 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_TORQUE, "torque law", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_TORQUE, "torque law", def->name, def->cookie_, RD_OBJ_TORQUE);
   if (st < 0) {
     return st;
   }
@@ -744,7 +727,7 @@ int rds_addTorqueLaw(rdSpec* s, const rdTorqueLawDef* def) {
       rd_free(ctx, (void*)d.expression[k]);
     }
   }
-  return idx;
+  return index_name(s, RD_OBJ_TORQUE, d.name, idx);
 }
 
 
@@ -782,7 +765,7 @@ int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_LOAD, "load", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_LOAD, "load", def->name, def->cookie_, INTO_CALLBACKS);
   if (st < 0) {
     return st;
   }
@@ -791,7 +774,8 @@ int rds_addLoadCallback(rdSpec* s, const rdLoadCallbackDef* def) {
                     def->name);
   }
   rdLoadCallbackDef d = *def;
-  return push_with_nodes(s, &s->callbacks, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
+  int idx = push_with_nodes(s, &s->callbacks, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
+  return index_name(s, INTO_CALLBACKS, d.name, idx);
 }
 
 
@@ -807,7 +791,7 @@ int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_ELEMENT, "element", def->name, def->cookie_, INTO_USERS);
   if (st < 0) {
     return st;
   }
@@ -816,7 +800,8 @@ int rds_addUserElement(rdSpec* s, const rdUserElementDef* def) {
                     def->name);
   }
   rdUserElementDef d = *def;
-  return push_with_nodes(s, &s->users, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
+  int idx = push_with_nodes(s, &s->users, &d, sizeof(d), &d.name, &d.nodes, d.nnode);
+  return index_name(s, INTO_USERS, d.name, idx);
 }
 
 
@@ -848,7 +833,7 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_BEAM, "element", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_BEAM, "element", def->name, def->cookie_, RD_OBJ_BEAM);
   if (st < 0) {
     return st;
   }
@@ -908,7 +893,7 @@ int rds_addBeam(rdSpec* s, const rdBeamDef* def) {
     rd_free(ctx, (void*)d.stiffness);
     rd_free(ctx, (void*)d.mass);
   }
-  return idx;
+  return index_name(s, RD_OBJ_BEAM, d.name, idx);
 }
 
 
@@ -926,7 +911,7 @@ int rds_addSubsystem(rdSpec* s, const rdSubsystemDef* def) {
   if (!def) {
     return spec_valid(s) ? RD_ERROR(s->ctx, RD_ERR_ARG, "NULL definition") : RD_ERR_HANDLE;
   }
-  int st = check_def(s, RD_OBJ_SUBSYSTEM, "subsystem", def->name, def->cookie_);
+  int st = check_def(s, RD_OBJ_SUBSYSTEM, "subsystem", def->name, def->cookie_, RD_OBJ_SUBSYSTEM);
   if (st < 0) {
     return st;
   }
@@ -959,7 +944,8 @@ int rds_addSubsystem(rdSpec* s, const rdSubsystemDef* def) {
                     (int)def->predictor);
   }
   rdSubsystemDef d = *def;
-  return push_with_nodes(s, &s->subsystems, &d, sizeof(d), &d.name, &d.nodes, d.nbody);
+  int idx = push_with_nodes(s, &s->subsystems, &d, sizeof(d), &d.name, &d.nodes, d.nbody);
+  return index_name(s, RD_OBJ_SUBSYSTEM, d.name, idx);
 }
 
 
@@ -1008,13 +994,29 @@ int rds_addOutputNode(rdSpec* s, int node) {
   if (node < 0 || node >= s->nodes.count) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "output node index %d out of range", node);
   }
-  for (int i = 0; i < s->outputs.count; i++) {
-    if (ITEM(s->outputs, int, i) == node) {
-      return RD_OK;
+  // a mark per node against duplicates, grown with the nodes
+  if (node >= s->output_mark_size) {
+    int size = s->nodes.capacity;
+    unsigned char* mark = rd_calloc(s->ctx, (size_t)size, 1);
+    if (!mark) {
+      return RD_ERR_NOMEM;
     }
+    if (s->output_mark_size) {
+      memcpy(mark, s->output_mark, (size_t)s->output_mark_size);
+    }
+    rd_free(s->ctx, s->output_mark);
+    s->output_mark = mark;
+    s->output_mark_size = size;
+  }
+  if (s->output_mark[node]) {
+    return RD_OK;
   }
   int idx = vec_push(s->ctx, &s->outputs, &node, sizeof(int));
-  return idx < 0 ? idx : RD_OK;
+  if (idx < 0) {
+    return idx;
+  }
+  s->output_mark[node] = 1;
+  return RD_OK;
 }
 
 

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "rodrigues/spec.h"
+#include "src/core/names.h"
 #include "src/model/options.h"
 
 // element types (one file each in elements/)
@@ -57,6 +58,13 @@ struct rdSpec_ {
   rdVec beams;                  // rdBeamDef (name, nodes, station, stiffness, mass copied)
   rdVec subsystems;             // rdSubsystemDef (name, nodes copied)
   rdVec origins[RD_OBJ_COUNT];  // char* per object (NULL if none)
+  // names to indices: one index per kind (the option kind unused), and the two kinds that
+  // share a name space with another (user elements with elements, callbacks with loads)
+  rdNameIndex names[RD_OBJ_COUNT];
+  rdNameIndex user_names;
+  rdNameIndex callback_names;
+  unsigned char* output_mark;  // output_mark_size: 1 for a node already in `outputs`
+  int output_mark_size;
   double gravity[3];
   rdOptions opt;
 };

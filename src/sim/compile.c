@@ -159,6 +159,13 @@ static int compile_nodes(const rdSpec* s, rdModel* m) {
     }
   }
   m->ndof = dof;
+  // names are unique (the spec refuses duplicates), so the index holds each node
+  if (rd_nameIndexReserve(ctx, &m->node_index, n) < 0) {
+    return RD_ERR_NOMEM;
+  }
+  for (int i = 0; i < n; i++) {
+    rd_nameIndexPut(ctx, &m->node_index, m->node_name[i], i);
+  }
   return RD_OK;
 }
 

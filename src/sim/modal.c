@@ -12,8 +12,9 @@
 #include "src/model/data_impl.h"
 #include "src/sim/modal_impl.h"
 
-// after the headers above: lapacke.h brings complex.h, whose macro I clashes with names
-#include <lapacke.h>
+// last: lapacke.h brings complex.h, whose macro I clashes with names (LAPACKE is loaded when first
+// used, src/core/lapack.h)
+#include "src/core/lapack.h"
 
 static const char* const matrix_names[RD_LIN_COUNT] = {"M", "D", "K", "B", "N", "Mr", "Dr", "Kr"};
 
@@ -449,6 +450,10 @@ static void perturb(const rdModel* m, const double* q0, const double* y, double 
 
 static int beam_energy(const rdModel* m, const double* q0, const double* y, double h,
                        beamScratch* w, double parts[5]) {
+  const rdLapack* la = rd_lapack(m->ctx, "the modes' energy parts");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   perturb(m, q0, y, h, w->qp);
   perturb(m, q0, y, -h, w->qm);
   for (int e = 0; e < m->nbeam; e++) {
@@ -476,7 +481,7 @@ static int beam_energy(const rdModel* m, const double* q0, const double* y, doub
         de[k] = dF[k];
       }
       // the strains: K de = dF (K symmetric positive definite, checked at compile)
-      if (LAPACKE_dposv(LAPACK_ROW_MAJOR, 'U', 6, 1, K, 6, de, 1) != 0) {
+      if (la->dposv(LAPACK_ROW_MAJOR, 'U', 6, 1, K, 6, de, 1) != 0) {
         continue;
       }
       static const int part[6] = {0, 1, 1, 2, 3, 4};

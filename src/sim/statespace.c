@@ -9,8 +9,9 @@
 #include "src/math/vec3.h"
 #include "src/sim/modal_impl.h"
 
-// after the headers above: lapacke.h brings complex.h, whose macro I clashes with names
-#include <lapacke.h>
+// last: lapacke.h brings complex.h, whose macro I clashes with names (LAPACKE is loaded when first
+// used, src/core/lapack.h)
+#include "src/core/lapack.h"
 
 int rd_ssValid(const rdStateSpace* ss) {
   return ss && ss->magic == RD_MAGIC_SS;
@@ -125,6 +126,10 @@ static int input_columns(const rdLinearization* lin, int ninput, const rdSsChann
                          ssWork* w) {
   const rdModel* m = lin->model;
   rdContext* ctx = lin->ctx;
+  const rdLapack* la = rd_lapack(ctx, "the state-space model");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   const rdCsc* A = lin->mat;
   int n = w->n, col = 0;
   for (int k = 0; k < ninput; k++) {
@@ -153,8 +158,8 @@ static int input_columns(const rdLinearization* lin, int ninput, const rdSsChann
     if (st == RD_OK) {
       rhs[m->joint[c->index].row + c->component] = 1;
       lapack_int rank = 0;
-      lapack_int info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, nc, n, 1, Bd, nc, rhs, ld, sv,
-                                       m->opt.redundant_tol, &rank);
+      lapack_int info =
+          la->dgelsd(LAPACK_COL_MAJOR, nc, n, 1, Bd, nc, rhs, ld, sv, m->opt.redundant_tol, &rank);
       if (info != 0) {
         st = RD_ERROR(ctx, RD_ERR_NUMERIC, "rd_stateSpace: dgelsd failed (info %d)", (int)info);
       }
@@ -191,6 +196,10 @@ static int input_columns(const rdLinearization* lin, int ninput, const rdSsChann
 // M_r^-1 [K_r D_r G] with one LU of the dense M_r
 static int solve_mass(const rdLinearization* lin, ssWork* w) {
   rdContext* ctx = lin->ctx;
+  const rdLapack* la = rd_lapack(ctx, "the state-space model");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   int nr = w->nr, nrhs = 2 * nr + w->nu;
   size_t nn = (size_t)nr * (size_t)nr;
   double* Md = dense(ctx, &lin->mat[RD_LIN_MR]);
@@ -201,7 +210,7 @@ static int solve_mass(const rdLinearization* lin, ssWork* w) {
     rd_cscToDense(&lin->mat[RD_LIN_KR], X, nr);
     rd_cscToDense(&lin->mat[RD_LIN_DR], X + nn, nr);
     memcpy(X + 2 * nn, w->G, sizeof(double) * (size_t)nr * (size_t)w->nu);
-    lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, nr, nrhs, Md, nr, ipiv, X, nr);
+    lapack_int info = la->dgesv(LAPACK_COL_MAJOR, nr, nrhs, Md, nr, ipiv, X, nr);
     if (info != 0) {
       st = RD_ERROR(ctx, RD_ERR_NUMERIC, "rd_stateSpace: the reduced mass matrix is singular%s",
                     info > 0 ? " (a degree of freedom without mass)" : "");
@@ -257,6 +266,10 @@ static int output_row(const rdLinearization* lin, const rdSsChannel* c, const in
                       double* cz, double* cv, double* du) {
   const rdModel* m = lin->model;
   rdContext* ctx = lin->ctx;
+  const rdLapack* la = rd_lapack(ctx, "the state-space model");
+  if (!la) {
+    return RD_ERR_IO;
+  }
   const rdCsc* A = lin->mat;
   int n = w->n, nr = w->nr, nu = w->nu;
   memset(cz, 0, sizeof(double) * (size_t)nr);
@@ -345,8 +358,8 @@ static int output_row(const rdLinearization* lin, const rdSsChannel* c, const in
       }
     }
     lapack_int rank = 0;
-    lapack_int info = LAPACKE_dgelsd(LAPACK_COL_MAJOR, w->nc, n, 1, Bd, w->nc, vp,
-                                     w->nc > n ? w->nc : n, sv, m->opt.redundant_tol, &rank);
+    lapack_int info = la->dgelsd(LAPACK_COL_MAJOR, w->nc, n, 1, Bd, w->nc, vp,
+                                 w->nc > n ? w->nc : n, sv, m->opt.redundant_tol, &rank);
     if (info != 0) {
       st = RD_ERROR(ctx, RD_ERR_NUMERIC, "rd_stateSpace: dgelsd failed (info %d)", (int)info);
     }

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+// The name index (src/core/names.c) and the spec's lookups built on it: every name found at its
+// index, absent names not found, growth, reservations that make insertions allocation-free, and
+// a failed growth leaving the index as it was.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rodrigues/rodrigues.h"
+#include "src/core/names.h"
+#include "test_macros.h"
+
+// an allocator that counts its calls and fails from call `fail_at` on (-1: never)
+typedef struct {
+  long calls, fail_at;
+} countAlloc;
+
+static void* ca_malloc(size_t size, void* user) {
+  countAlloc* c = user;
+  if (c->fail_at >= 0 && c->calls >= c->fail_at) {
+    return NULL;
+  }
+  c->calls++;
+  return malloc(size);
+}
+
+
+static void ca_free(void* p, void* user) {
+  (void)user;
+  free(p);
+}
+
+
+static void test_index(void) {
+  enum { N = 50000 };
+  countAlloc ca = {0, -1};
+  rdAllocator a = {ca_malloc, ca_free, &ca};
+  rdContext* ctx = NULL;
+  CHECK(rd_createContext(&ctx, &a) == RD_OK);
+  char* text = malloc((size_t)N * 16);
+  rdNameIndex x = {0};
+  CHECK(rd_nameIndexGet(&x, "anything") == -1);
+  int ok = 1;
+  for (int i = 0; i < N; i++) {
+    snprintf(text + 16 * i, 16, "n%d", i);
+    ok &= rd_nameIndexPut(ctx, &x, text + 16 * i, i) == RD_OK;
+  }
+  CHECK(ok && x.count == N && x.capacity >= 2 * N);
+  int found = 0, absent = 0;
+  for (int i = 0; i < N; i++) {
+    char other[16];
+    snprintf(other, sizeof(other), "n%d", i);  // another copy: keys compare by text
+    found += rd_nameIndexGet(&x, other) == i;
+    snprintf(other, sizeof(other), "m%d", i);
+    absent += rd_nameIndexGet(&x, other) == -1;
+  }
+  CHECK_MSG(found == N && absent == N, "found %d, absent %d of %d", found, absent, N);
+  CHECK(rd_nameIndexGet(&x, "") == -1 && rd_nameIndexGet(&x, NULL) == -1);
+  // a key already present takes the new value and is not counted twice
+  CHECK(rd_nameIndexPut(ctx, &x, "n7", -5) == RD_OK && rd_nameIndexGet(&x, "n7") == -5 &&
+        x.count == N);
+  rd_nameIndexFree(ctx, &x);
+  CHECK(x.count == 0 && x.capacity == 0 && rd_nameIndexGet(&x, "n1") == -1);
+
+  // after a reservation for n names, n insertions allocate nothing
+  CHECK(rd_nameIndexReserve(ctx, &x, 1000) == RD_OK);
+  long calls = ca.calls;
+  for (int i = 0; i < 1000; i++) {
+    rd_nameIndexPut(ctx, &x, text + 16 * i, i);
+  }
+  CHECK(ca.calls == calls && x.count == 1000 && rd_nameIndexGet(&x, "n999") == 999);
+
+  // a growth that fails leaves every name where it was
+  int cap = x.capacity;
+  ca.fail_at = ca.calls;
+  int st = RD_OK;
+  int i = 1000;
+  for (; i < N && st == RD_OK; i++) {
+    st = rd_nameIndexPut(ctx, &x, text + 16 * i, i);
+  }
+  CHECK(st == RD_ERR_NOMEM && x.capacity == cap && x.count == i - 1);
+  found = 0;
+  for (int k = 0; k < i - 1; k++) {
+    found += rd_nameIndexGet(&x, text + 16 * k) == k;
+  }
+  CHECK(found == i - 1 && rd_nameIndexGet(&x, text + 16 * (i - 1)) == -1);
+  ca.fail_at = -1;
+  rd_nameIndexFree(ctx, &x);
+  free(text);
+  rd_destroyContext(&ctx);
+}
+
+
+// the spec's lookups on a large model: each kind finds its own names only, duplicates are
+// refused, output nodes are kept once
+static void test_spec_lookups(void) {
+  enum { N = 20000 };
+  rdContext* ctx = NULL;
+  rdSpec* s = NULL;
+  CHECK(rd_createContext(&ctx, NULL) == RD_OK && rd_createSpec(ctx, &s) == RD_OK);
+  char name[32];
+  int ok = 1;
+  for (int i = 0; i < N; i++) {
+    rdNodeDef n = rd_defaultNodeDef();
+    snprintf(name, sizeof(name), "x%d", i);
+    n.name = name;
+    n.position[0] = i;
+    ok &= rds_addNode(s, &n) == i;
+    rdPointMassDef pm = rd_defaultPointMassDef();
+    pm.name = name;  // the same text names a node and an element: separate name spaces
+    pm.node = i;
+    pm.mass = 1;
+    ok &= rds_addPointMass(s, &pm) == i;
+  }
+  CHECK(ok);
+  int found = 0;
+  for (int i = 0; i < N; i++) {
+    snprintf(name, sizeof(name), "x%d", i);
+    found += rds_find(s, RD_OBJ_NODE, name) == i && rds_find(s, RD_OBJ_ELEMENT, name) == i &&
+             rds_find(s, RD_OBJ_JOINT, name) == -1;
+  }
+  CHECK(found == N);
+  CHECK(rds_find(s, RD_OBJ_NODE, "y1") == -1 && rds_find(s, RD_OBJ_OPTION, "x1") == -1 &&
+        rds_find(s, (rdObjKind)-1, "x1") == -1 && rds_find(s, RD_OBJ_COUNT, "x1") == -1);
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "x123";
+  CHECK(rds_addNode(s, &n) == RD_ERR_ARG);
+  CHECK(strstr(rd_lastError(ctx), "duplicate node name 'x123'") != NULL);
+  CHECK(rds_count(s, RD_OBJ_NODE) == N);
+  // output nodes: each once, in the order first given
+  for (int i = N - 1; i >= 0; i--) {
+    ok &= rds_addOutputNode(s, i) == RD_OK && rds_addOutputNode(s, i) == RD_OK;
+  }
+  CHECK(ok);
+  rdModel* m = NULL;
+  CHECK(rd_compile(s, &m) == RD_OK);
+  rdModelInfo info;
+  CHECK(rd_modelInfo(m, &info) == RD_OK && info.noutput == N);
+  CHECK(rd_outputNode(m, 0) == N - 1 && rd_outputNode(m, N - 1) == 0);
+  CHECK(rd_findNode(m, "x777") == 777 && rd_findNode(m, "x") == -1);
+  rd_destroyModel(&m);
+  rd_destroySpec(&s);
+  rd_destroyContext(&ctx);
+}
+
+
+int main(int argc, char** argv) {
+  TEST_INIT(argc, argv);
+  TEST_CASE(test_index());
+  TEST_CASE(test_spec_lookups());
+  return TEST_SUMMARY();
+}
