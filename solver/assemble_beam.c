@@ -156,8 +156,28 @@ static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* 
   rd_assembleBeamScratch(m, d, slot, n, &br, &S, &T, &work);
   rdBeamLoads ld;
   beam_loads(m, bd, d->beamscale[e], &ld);
-  rdBeamSum sum = {c->cM, c->cC, c->cK, NULL};
-  if (Ax && c->psi && c->cK != 0) {
+  rdBeamSum sum = {c->cM, c->cC, c->cK, NULL, NULL};
+  double Y[27 * RD_BEAM_MAX_NODES];
+  if (Ax && c->spatial) {
+    // spatial form (solver/assemble.c): YK = cK T^T, YC = cC I + skew(W) YK,
+    // YM = cM I + skew(dW) YK
+    for (int a = 0; a < n; a++) {
+      const double* p = c->spatial + RD_ASM_SPATIAL * bd->nodes[a];
+      double* y = Y + 27 * a;
+      double X[9];
+      for (int k = 0; k < 9; k++) {
+        y[k] = c->cK * p[k];
+      }
+      for (int t = 1; t < 3; t++) {
+        m3_skew(X, p + 6 + 3 * t);
+        m3_mul(y + 9 * t, X, y);
+        for (int i = 0; i < 3; i++) {
+          y[9 * t + 4 * i] += t == 1 ? c->cC : c->cM;
+        }
+      }
+    }
+    sum.Y = Y;
+  } else if (Ax && c->psi && c->cK != 0) {
     for (int a = 0; a < n; a++) {
       rdu_tangentSO3(T + 9 * a, c->psi + 3 * bd->nodes[a]);
     }

@@ -173,7 +173,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
     memset(s->lambda, 0, (size_t)m->nconstraint * sizeof(double));
     return RD_OK;
   }
-  rdAsmCoef c = {1, 0, 0, NULL};
+  rdAsmCoef c = {1, 0, 0, NULL, NULL};
   st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, gw.gam, w.Ax);
   if (st != RD_OK) {
     return st;
@@ -428,7 +428,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   // stabilized index 2: position and velocity constraints, positions corrected by Bh^T h eta
   int stab = o->formulation == RD_GA_STABILIZED && ncon > 0;
   rdLinSol* ls = g->ls;
-  rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
+  rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi, NULL};
   // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
   rdAsmStab x = {1, bh2 / (p.gamma * h), gw.phi, gw.Bc};
   double err = 2, prev = 2, theta = g->theta;
