@@ -513,6 +513,18 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         gw.cor[k] += gw.dcor[k];
       }
     }
+    // a correction that turns a node by more than half a turn: Newton has left the region
+    // where the update is a chart (the tangent operator is singular at 2 pi), stop the step
+    for (int i = 0; i < nn; i++) {
+      double turn = m->node_kind[i] == RD_NODE_RIGID ? v3_norm(w.sol + m->node_dof[i] + 3) : 0;
+      if (turn > 3.14159265358979323846 || !isfinite(turn)) {
+        d->stats.newton_iterations += iter;
+        return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
+                        "Newton diverged in the step from t = %.17g (h = %g): iteration %d turns "
+                        "node '%s' by %.3g rad",
+                        s->t, h, iter, m->node_name[i], turn);
+      }
+    }
     // increments and the Arnold-Hante norm
     double sum = 0, big = -1;
     for (int i = 0; i < nn; i++) {
