@@ -33,6 +33,8 @@ static const char* const linsol_names[] = {"auto", "klu", "umfpack", "cholmod", 
 
 static const char* const formulation_names[] = {"index3", "stabilized", NULL};
 
+static const char* const frame_names[] = {"spatial", "body", NULL};
+
 static const char* const redundant_names[] = {"remove", "error", NULL};
 
 static const char* const initial_acc_names[] = {"consistent", "zero", NULL};
@@ -77,6 +79,10 @@ static const optEntry table[] = {
     {"solver.formulation", OPT_ENUM, OFF(formulation), 0, 0, 0, formulation_names, "index3",
      "generalized-alpha constraints: index3 (positions) or stabilized (positions and "
      "velocities, index 2; needed for rho_inf near 1)"},
+    {"solver.rotation_frame", OPT_ENUM, OFF(rotation_frame), 0, 0, 0, frame_names, "spatial",
+     "generalized-alpha rotation update: spatial (R = exp(psi) R_n, spatial angular velocity; "
+     "more accurate on spinning bodies) or body (R = R_n exp(psi), body angular velocity: the "
+     "default of 0.1, kept for one release)"},
     {"solver.load_steps", OPT_INT, OFF(load_steps), 1, 1000000, 0, NULL, "1",
      "static: initial number of load increments"},
     {"solver.rigid_tolerance", OPT_REAL, OFF(rigid_tol), 0, 1e-2, 1, NULL, "1e-14",

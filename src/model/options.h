@@ -26,6 +26,12 @@ typedef enum rdGaInitialAcc_ {
   RD_GA_START_ZERO             // zero node accelerations and multipliers (a start from rest)
 } rdGaInitialAcc;
 
+// frame of the generalized-alpha rotation update (option solver.rotation_frame)
+typedef enum rdGaFrame_ {
+  RD_GA_SPATIAL = 0,  // R = exp(psi) R_n, spatial angular velocities (default)
+  RD_GA_BODY          // R = R_n exp(psi), body angular velocities (before issue 14)
+} rdGaFrame;
+
 // what to do with redundant constraint equations (option solver.redundant_constraints)
 typedef enum rdRedundantMode_ {
   RD_REDUNDANT_REMOVE = 0,  // drop them, hold their multipliers at zero, report them
@@ -53,9 +59,10 @@ typedef struct rdOptions_ {
   double redundant_tol;  // relative pivot of the rank-revealing QR below which an equation is
                          // dependent
   // generalized-alpha
-  double rho_inf;   // spectral radius at infinity, [0, 1]
-  int formulation;  // rdGaFormulation
-  int initial_acc;  // rdGaInitialAcc
+  double rho_inf;      // spectral radius at infinity, [0, 1]
+  int formulation;     // rdGaFormulation
+  int initial_acc;     // rdGaInitialAcc
+  int rotation_frame;  // rdGaFrame
   // static
   int load_steps;  // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration
