@@ -322,12 +322,13 @@ static void follower_stiffness(const rdModel* m, double t, const double* q, cons
 
 
 // gravity moment (R c) x m g of a body: true stiffness -skew(c) skew(R^T m g), dead part undone
-static void gravity_stiffness(const rdModel* m, const double* q, const rdRigidBodyDef* b,
+// (g: gravity times the body-load factor)
+static void gravity_stiffness(const double* g, const double* q, const rdRigidBodyDef* b,
                               double K[36]) {
   memset(K, 0, 36 * sizeof(double));
   double R[9], S[9], mg[3], Rmg[3], cm[3];
   rdu_quatToMat(R, q + 7 * b->node + 3);
-  v3_scale(mg, m->gravity, b->mass);
+  v3_scale(mg, g, b->mass);
   m3_tmulv(Rmg, R, mg);
   v3_cross(cm, b->com, Rmg);
   m3_skew(S, cm);
@@ -479,11 +480,13 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
         add_node_stiffness(m, c, Ax, ld->node, K);
       }
     }
-    int has_g = m->gravity[0] != 0 || m->gravity[1] != 0 || m->gravity[2] != 0;
+    double g[3];
+    v3_scale(g, m->gravity, rd_bodyLoadFactor(m, t));
+    int has_g = g[0] != 0 || g[1] != 0 || g[2] != 0;
     for (int e = 0; has_g && e < m->nelem; e++) {
       const rdElemDef* ed = &m->elem[e].def;
       if (ed->type == RD_ELEM_RIGID_BODY) {
-        gravity_stiffness(m, q, &ed->u.body, K);
+        gravity_stiffness(g, q, &ed->u.body, K);
         add_node_stiffness(m, c, Ax, ed->u.body.node, K);
       }
     }
