@@ -51,6 +51,7 @@ typedef struct {
   double* as;   // nnode x 6
   double* map;  // nnode x RD_ASM_SPATIAL
   double* Bhb;  // njoint x RD_ASM_BSTRIDE: Bh (then global) in body components at the iterate
+  double* an;   // nnode x 6: a of the step's start, in the step's frame (the error estimate)
 } gaWork;
 
 
@@ -102,6 +103,7 @@ static size_t layout(const rdModel* m, double* base, rdImplicitWork* w, gaWork* 
   x->as = rd_carve(&c, 6 * nn);
   x->map = rd_carve(&c, RD_ASM_SPATIAL * nn);
   x->Bhb = rd_carve(&c, nb);
+  x->an = rd_carve(&c, 6 * nn);
   return c.used;
 }
 
@@ -430,6 +432,7 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
   }
   memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
+  memcpy(gw.an, a, 6 * (size_t)nn * sizeof(double));
   for (int k = 0; k < 6 * nn; k++) {
     double an = a[k], vdn = vd[k], vn = v[k];
     double anew = (p.af * vdn - p.am * an) / (1 - p.am);
@@ -704,6 +707,26 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   for (int k = 0; k < 6 * nn; k++) {
     a[k] += vd[k] * (1 - p.af) / (1 - p.am);
   }
+  // local error estimate of the configuration. a_n approximates the acceleration at
+  // t_n + (alpha_m - alpha_f) h, so q_{n+1} = q_n + h v_n + h^2 ((1/2 - beta) a_n + beta a_{n+1})
+  // differs from the Taylor series by C h^3 q''' + O(h^4), C = beta + (alpha_m - alpha_f) / 2
+  // - 1/6 (1/12 at rho_inf = 1, the trapezoidal rule), with h q''' = a_{n+1} - a_n + O(h^2).
+  // A rotation has the Lie group's term besides: the exact increment is h v + h^2/2 v' +
+  // h^3/6 v'' -+ h^3/12 v x v' (body, spatial form), so its error is C h^3 v'' +- h^3/12 v x v'
+  double cl = (p.beta + 0.5 * (p.am - p.af) - 1.0 / 6) * h * h, el = 0;
+  double cw = (sp ? 1 : -1) * h * h * h / 12;
+  for (int i = 0; i < nn; i++) {
+    int rigid = m->node_kind[i] == RD_NODE_RIGID;
+    double e[6], cx[3] = {0, 0, 0};
+    if (rigid) {
+      v3_cross(cx, v + 6 * i + 3, vd + 6 * i + 3);
+    }
+    for (int k = 0; k < (rigid ? 6 : 3); k++) {
+      e[k] = cl * (a[6 * i + k] - gw.an[6 * i + k]) + (k >= 3 ? cw * cx[k - 3] : 0);
+    }
+    el = fmax(el, fmax(v3_norm(e), rigid ? v3_norm(e + 3) : 0));
+  }
+  d->step_error = el;
   if (sp) {
     convert_rates(m, s->q, v, s->v, 0);
     convert_rates(m, s->q, vd, s->vd, 0);

@@ -28,6 +28,11 @@ typedef struct rdStats_ {
                                // solver.redundant_constraints = remove; rd_getRedundantConstraints)
   int unchecked_constraints;   // equations on loops too large for the dense check (not checked)
   int max_newton_iterations;   // most Newton iterations of one accepted step
+  double error_estimate;       // sum of the local error estimates of the accepted steps (m, rad):
+                               // an estimate of the global error (docs/generalized_alpha.md)
+  double max_local_error;      // largest local error estimate of an accepted step
+  long error_rejections;       // steps rejected because the estimate was too large (adaptive)
+  double max_step;             // largest step size used
 } rdStats;
 
 #define RD_STEPCUT_LOG 16      // rejected steps whose details a data keeps (the first ones)

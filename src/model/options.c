@@ -53,6 +53,14 @@ static const optEntry table[] = {
      "final time (s), >= start_time"},
     {"solver.max_step_cuts", OPT_INT, OFF(max_step_cuts), 0, 30, 0, NULL, "8",
      "times a failed step may be halved"},
+    {"solver.adaptive", OPT_BOOL, OFF(adaptive), 0, 1, 0, bool_names, "false",
+     "choose the step from the local error estimate: the estimates of a run add up to at most "
+     "solver.tolerance (time_step is the first step; rows are interpolated at the output times)"},
+    {"solver.tolerance", OPT_REAL, OFF(tolerance), 0, 1e300, 1, NULL, "1e-3",
+     "error the local error estimates of a run may add up to (m, rad): the adaptive steps' "
+     "target; fixed-step runs warn when their estimate exceeds it"},
+    {"solver.max_step", OPT_REAL, OFF(max_step), 0, 1e300, 0, NULL, "0",
+     "adaptive: largest step (s); 0: no limit"},
     {"solver.max_iter", OPT_INT, OFF(max_iter), 1, 1000, 0, NULL, "20",
      "Newton iterations per step"},
     {"solver.atol", OPT_REAL, OFF(atol), 0, 1e300, 1, NULL, "1e-8",

@@ -42,9 +42,12 @@ typedef enum rdRedundantMode_ {
 typedef struct rdOptions_ {
   int method;                 // rdMethod
   double start_time;          // s
-  double time_step;           // s, > 0
+  double time_step;           // s, > 0 (adaptive: the first step and the output interval's unit)
   double final_time;          // s, >= start_time
   int max_step_cuts;          // times a step may be halved after a recoverable failure
+  int adaptive;               // step size from the local error estimate (docs/generalized_alpha.md)
+  double tolerance;           // error the local estimates of a run may add up to (m, rad)
+  double max_step;            // adaptive: largest step (s); 0: no limit
   int output_every;           // steps between history rows
   int output_netcdf;          // also write history.nc (CLI)
   int output_netcdf_deflate;  // history.nc: deflate level 0..9 (0: none), shuffle when > 0
