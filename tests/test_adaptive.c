@@ -82,7 +82,7 @@ static void local_estimate(void) {
           rds_setOption(s, "solver.rtol", "1e-10");
         }
         rds_setOption(s, "solver.rotation_frame", frames[f]);
-        r[k] = estimate_ratio(s, c ? 2.0 : 1.0, h, h / 400, &e[k]);
+        r[k] = estimate_ratio(s, c ? 2.0 : 0.1, h, h / 100, &e[k]);
       }
       double order = log2(e[0] / e[1]);
       printf("%s, %s form: estimate / true local error %.3f, %.3f; order %.2f\n",
