@@ -219,17 +219,19 @@ int rd_adaptiveAdvance(const rdModel* m, rdData* d, double tend, rdObserver obse
     if (st != RD_OK) {
       return st;
     }
-    if (!observer) {
-      continue;
-    }
     // the rows this step passed: interpolated, the one at its end (or tend) from the state
     int stop = 0;
-    for (double tk = t0 + k * dt_out; !stop && tk <= d->s.t; tk = t0 + (++k) * dt_out) {
+    for (double tk = t0 + k * dt_out; observer && !stop && tk <= d->s.t; tk = t0 + (++k) * dt_out) {
       double tol = 1e-9 * (d->s.t - d->saved.t);
       stop = tk >= d->s.t - tol ? observer(m, d, user) : observe_at(m, d, tk, observer, user);
     }
-    if (!stop && d->s.t >= tend && !(t0 + (k - 1) * dt_out >= tend - 1e-9 * dt_out)) {
+    if (observer && !stop && d->s.t >= tend && !(t0 + (k - 1) * dt_out >= tend - 1e-9 * dt_out)) {
       stop = observer(m, d, user);  // the final time, off the output grid
+    }
+    // between two steps, at the step's end (not an interpolated state): the host may stop the
+    // run here (a signal), or checkpoint it (rd_setStepCallback)
+    if (!stop && d->step_cb) {
+      stop = d->step_cb(m, d, d->step_user);
     }
     if (stop) {
       return RD_OK;

@@ -354,11 +354,11 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
     }
     // between two steps: the host may stop the run here (a signal), or checkpoint it
     if (d->step_cb) {
-      d->stats.wall_time += now() - clock0;
+      d->stats.wall_time += rd_stepClock() - clock0;
       if (d->step_cb(m, d, d->step_user)) {
         return RD_OK;
       }
-      clock0 = now();
+      clock0 = rd_stepClock();
     }
   }
   d->stats.wall_time += rd_stepClock() - clock0;
