@@ -2,7 +2,7 @@
 // Local error estimates and adaptive steps: the generalized-alpha estimate against the true
 // local error of one step (both rotation frames), the tolerance against the global error
 // (generalized-alpha, and a rigid stepper's step doubling) with independent references, output
-// rows at the requested times, and the warning of fixed-step runs.
+// rows at the requested times, the step callback, and the warning of fixed-step runs.
 #include <math.h>
 #include <string.h>
 
@@ -223,6 +223,54 @@ static void output_times(void) {
 }
 
 
+// the step callback of an adaptive run: once per accepted step, at the step's end (a state a
+// checkpoint takes, never an interpolated row), and a non-zero return stops the run there
+typedef struct {
+  long calls, refused;
+  long stop_at;
+  const char* path;
+} callback_log;
+
+static int after_step(const rdModel* m, const rdData* d, void* user) {
+  callback_log* c = user;
+  c->calls++;
+  if (c->calls % 50 == 1) {  // (each write syncs the file)
+    c->refused += rd_writeCheckpoint(m, d, c->path) != RD_OK;
+  }
+  return c->calls == c->stop_at;
+}
+
+static void step_callback(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  const char* path = "test_adaptive_callback.ckpt";
+  for (int stop = 0; stop < 2; stop++) {
+    rdSpec* s = model_heavyTopAlpha(ctx, 0.9, 2e-4, NULL);
+    rds_setOption(s, "solver.formulation", "stabilized");
+    rds_setOption(s, "solver.adaptive", "true");
+    rds_setOption(s, "solver.tolerance", "1e-3");
+    rds_setOptionReal(s, "output.every", 50);
+    rdModel* m;
+    rdData* d;
+    CHECK(model_make(s, &m, &d) == 0);
+    callback_log c = {0, 0, stop ? 5 : -1, path};
+    rows r = {0};
+    CHECK(rd_setStepCallback(d, after_step, &c) == RD_OK);
+    CHECK(rd_advance(m, d, 0.2, row, &r) == RD_OK);
+    rdStats st;
+    rd_getStats(d, &st);
+    printf("adaptive, stop %d: %ld callbacks, %ld steps, %d rows, t = %g\n", stop, c.calls,
+           st.steps, r.n, rd_time(d));
+    CHECK(c.calls == st.steps && c.refused == 0);
+    CHECK(stop ? c.calls == 5 && rd_time(d) < 0.2 : rd_time(d) == 0.2);
+    rd_destroyData(&d);
+    rd_destroyModel(&m);
+  }
+  remove(path);
+  rd_destroyContext(&ctx);
+}
+
+
 // a fixed-step run whose estimates pass the tolerance warns once; a finer one does not
 static int nwarn;
 static void count_warning(const char* msg, void* user) {
@@ -259,6 +307,7 @@ int main(int argc, char** argv) {
   TEST_CASE(heavy_top());
   TEST_CASE(rigid_doubling());
   TEST_CASE(output_times());
+  TEST_CASE(step_callback());
   TEST_CASE(fixed_warning());
   return TEST_SUMMARY();
 }
