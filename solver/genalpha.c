@@ -122,6 +122,17 @@ static void carve(const rdModel* m, rdData* d, rdImplicitWork* w, gaWork* x) {
 
 // rates x (6 per node) turned between the frames at the configuration q: rotation parts R x
 // (to_spatial 1) or R^T x (0), translations copied; out may be x
+// node i's body rates x (nnode x 6) at q (nnode x 7) into global components in out
+static void convert_rates1(const rdModel* m, int i, const double* q, const double* x, double* out) {
+  memcpy(out + 6 * i, x + 6 * i, 3 * sizeof(double));
+  if (m->node_kind[i] == RD_NODE_RIGID) {
+    rdu_quatRotate(out + 6 * i + 3, q + 7 * i + 3, x + 6 * i + 3);
+  } else {
+    memcpy(out + 6 * i + 3, x + 6 * i + 3, 3 * sizeof(double));
+  }
+}
+
+
 static void convert_rates(const rdModel* m, const double* q, const double* x, double* out,
                           int to_spatial) {
   for (int i = 0; i < m->nnode; i++) {
@@ -134,6 +145,18 @@ static void convert_rates(const rdModel* m, const double* q, const double* x, do
     }
     memmove(out + 6 * i, x + 6 * i, 3 * sizeof(double));
     v3_copy(out + 6 * i + 3, m->node_kind[i] == RD_NODE_RIGID ? t : r);
+  }
+}
+
+
+// mixed stepping in the spatial form: the held nodes' rates are the given body rates exactly
+// (not their round trip through global components)
+static void held_rates(const rdModel* m, const rdGaHold* hd, rdState* s) {
+  for (int i = 0; hd && i < m->nnode; i++) {
+    if (hd->held[i]) {
+      memcpy(s->v + 6 * i, hd->v + 6 * i, 6 * sizeof(double));
+      memcpy(s->vd + 6 * i, hd->vd + 6 * i, 6 * sizeof(double));
+    }
   }
 }
 
@@ -450,6 +473,11 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
       memset(w.dq + 6 * i, 0, 6 * sizeof(double));
       memcpy(s->v + 6 * i, hd->v + 6 * i, 6 * sizeof(double));
       memcpy(s->vd + 6 * i, hd->vd + 6 * i, 6 * sizeof(double));
+      if (sp) {
+        // the spatial form iterates on global rates: the given ones at the given rotation
+        convert_rates1(m, i, hd->q, hd->v, v);
+        convert_rates1(m, i, hd->q, hd->vd, vd);
+      }
     }
   }
   if (stab) {
@@ -462,6 +490,7 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     convert_rates(m, s->q, v, s->v, 0);
     convert_rates(m, s->q, vd, s->vd, 0);
     convert_rates(m, s->q, a, s->a, 0);
+    held_rates(m, g->hold, s);
   }
   return RD_OK;
 }
@@ -527,6 +556,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     if (sp) {
       convert_rates(m, s->q, v, s->v, 0);
       convert_rates(m, s->q, vd, s->vd, 0);
+      held_rates(m, g->hold, s);
       rd_assembleSpatialMaps(m, s->q, s->v, s->vd, w.psi, gw.map);
     }
     // the first iteration of a step: the last step's factorization if it converged fast with
@@ -731,6 +761,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     convert_rates(m, s->q, v, s->v, 0);
     convert_rates(m, s->q, vd, s->vd, 0);
     convert_rates(m, s->q, a, s->a, 0);
+    held_rates(m, g->hold, s);
   }
   return RD_OK;
 }
