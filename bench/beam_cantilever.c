@@ -306,7 +306,7 @@ static int prepare(rdContext* ctx, int E, int nstep, prepared* p) {
 }
 
 static void assemble_at(prepared* p) {
-  rdAsmCoef c = {1, 1e-3, 1e-6, p->psi};
+  rdAsmCoef c = {1, 1e-3, 1e-6, p->psi, NULL};
   rdData* d = p->d;
   rd_assemble(p->m, d, d->s.t, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, p->r, NULL, p->Ax);
 }

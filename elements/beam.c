@@ -643,7 +643,22 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   int n = b->n;
   size_t nd = 6 * (size_t)n;
   static const double I3[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  for (int j = 0; j < n; j++) {
+  for (int j = 0; c->Y && j < n; j++) {
+    // general maps: W1 = E YK, W2 = Fw YK + E YC, W3 = Fa YK + dW YC + E YM
+    const double* E = w->nod + NNOD * j;
+    const double* Y = c->Y + 27 * j;
+    const double* src[3][3] = {{E, NULL, NULL}, {E + 12, E, NULL}, {E + 24, E + 36, E}};
+    for (int mm = 0; mm < 3; mm++) {
+      double* Wm = w->W + 36 * j + 12 * mm;
+      memset(Wm, 0, 12 * sizeof(double));
+      for (int t = 0; t < 3; t++) {
+        if (src[mm][t]) {
+          blk_mm(Wm, 3, src[mm][t], 3, Y + 9 * t, 3, 4, 3, 3, 1);
+        }
+      }
+    }
+  }
+  for (int j = 0; !c->Y && j < n; j++) {
     const double* E = w->nod + NNOD * j;
     const double* Fw = E + 12;
     const double* Fa = E + 24;
@@ -670,10 +685,14 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
   }
   rd_beamPairsFinish(n, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED ? 6 : 7, w->acc, w->W, w->nod + ER,
                      NNOD, S);
-  for (int k = 0; c->cK != 0 && k < n; k++) {
+  for (int k = 0; (c->cK != 0 || c->Y) && k < n; k++) {
     double D[9], DT[9] = {0};
     outer_stiffness(b, w, k, D);
-    blk_mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
+    if (c->Y) {
+      blk_mm(DT, 3, D, 3, c->Y + 27 * k, 3, 3, 3, 3, 1);
+    } else {
+      blk_mm(DT, 3, D, 3, c->T ? c->T + 9 * k : I3, 3, 3, 3, 3, c->cK);
+    }
     double* blk = S + (6 * (size_t)k + 3) * nd + 6 * (size_t)k + 3;
     for (int i = 0; i < 3; i++) {
       for (int j = 0; j < 3; j++) {
@@ -753,14 +772,22 @@ static int eval_sum(const rdBeam* b, const wk* w, const double* q, const double*
   }
   // displacement field: S = T^T [cM M + cC C + cK K diag(I, R0_k T_k R0_k^T)] T with the
   // local matrices, T = blockdiag(I, R0_k) (from_displacement)
-  double Tl[9 * RD_BEAM_MAX_NODES];
+  double Tl[27 * RD_BEAM_MAX_NODES];
   rdBeamSum cl = *c;
-  for (int k = 0; c->T && k < b->n; k++) {
+  for (int k = 0; c->T && !c->Y && k < b->n; k++) {
     const double* R0 = b->R0n + 9 * k;
     double RT[9];
     m3_mul(RT, R0, c->T + 9 * k);
     m3_mult(Tl + 9 * k, RT, R0);
     cl.T = Tl;
+  }
+  // general maps likewise: R0 Y R0^T (the local rates are R0 W)
+  for (int k = 0; c->Y && k < 3 * b->n; k++) {
+    const double* R0 = b->R0n + 9 * (k / 3);
+    double RY[9];
+    m3_mul(RY, R0, c->Y + 9 * k);
+    m3_mult(Tl + 9 * k, RY, R0);
+    cl.Y = Tl;
   }
   finish_sum(b, w, &cl, S);
   from_displacement(b, S);
@@ -780,7 +807,7 @@ int rd_beamEvalWork(const rdBeam* b, double* work, const double* q, const double
   int st = RD_OK, done = 0;
   for (int m = 0; st == RD_OK && m < 3; m++) {
     if (mats[m]) {
-      rdBeamSum c = {m == 0, m == 1, m == 2, NULL};
+      rdBeamSum c = {m == 0, m == 1, m == 2, NULL, NULL};
       st = eval_sum(b, &w, q, v, vd, ld, &c, r, mats[m], &bad, &n2);
       done = 1;
     }

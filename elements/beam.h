@@ -136,6 +136,10 @@ typedef struct rdBeamSum_ {
   double cM, cC, cK;  // a zero coefficient leaves its matrix out
   const double* T;    // n x 9: each node's tangent operator (row-major), right-multiplying the
                       // rotation columns of K; NULL: identity
+  const double* Y;    // n x 27 (NULL: not used): general maps of the rotation columns, which
+                      // replace cM, cC, cK and T there: S_rot = K_rot YK + C_rot YC + M_rot YM
+                      // with YK, YC, YM (3x3 row-major) in that order per node (the translation
+                      // columns keep cM, cC, cK; the spatial form, solver/assemble.c)
 } rdBeamSum;
 
 // rd_beamEvalWork for the assembly: r and, if c and S are not NULL, S (6n x 6n row-major,

@@ -16,7 +16,9 @@ static int eval_loads(const rdModel* m, rdData* d, double t, const double* q, co
                       double* f, int gravity) {
   memset(f, 0, 6 * (size_t)m->nnode * sizeof(double));
   d->stats.load_evaluations++;
-  const double* g = m->gravity;
+  // gravity times the body-load factor (static: the load factor of the analysis)
+  double g[3];
+  v3_scale(g, m->gravity, rd_bodyLoadFactor(m, t));
   int has_g = gravity && (g[0] != 0 || g[1] != 0 || g[2] != 0);
   // gravity: force m g at the centre of mass
   const unsigned char* skip = d->load_skip;

@@ -360,6 +360,10 @@ module rodrigues
     integer(c_int) :: redundant_constraints
     integer(c_int) :: unchecked_constraints
     integer(c_int) :: max_newton_iterations
+    real(c_double) :: error_estimate
+    real(c_double) :: max_local_error
+    integer(c_long) :: error_rejections
+    real(c_double) :: max_step
   end type
   type, bind(c) :: rdStepCut
     real(c_double) :: t

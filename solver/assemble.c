@@ -9,6 +9,7 @@
 
 #include "constraints/constraint.h"
 #include "elements/beam.h"
+#include "elements/coupling.h"
 #include "elements/element.h"
 #include "elements/loads.h"
 #include "elements/user_element.h"
@@ -90,6 +91,67 @@ static int ndof_of(const rdModel* m, int node) {
 }
 
 
+void rd_assembleSpatialMaps(const rdModel* m, const double* q, const double* v, const double* vd,
+                            const double* psi, double* map) {
+  for (int i = 0; i < m->nnode; i++) {
+    if (m->node_kind[i] != RD_NODE_RIGID) {
+      continue;
+    }
+    double* p = map + RD_ASM_SPATIAL * i;
+    double pb[3] = {0, 0, 0};
+    if (psi) {
+      rdu_quatRotateInv(pb, q + 7 * i + 3, psi + 3 * i);
+    }
+    rdu_dexpSO3(p, pb);
+    v3_copy(p + 9, v + 6 * i + 3);
+    if (vd) {
+      v3_copy(p + 12, vd + 6 * i + 3);
+    } else {
+      memset(p + 12, 0, 3 * sizeof(double));
+    }
+  }
+}
+
+
+// S (rows x n, row-major; not aliasing M, C, K) = cM M + cC C + cK K (each may be NULL) in the
+// spatial form: a spatial increment R x turns the node by dTheta = T^T x and, at fixed spatial
+// rates, moves the body rates W = R^T omega by skew(W) dTheta (dW/dt likewise), so the rotation
+// columns of each rigid local node take cK (K + C skew(W) + M skew(dW)) T^T + cC C + cM M.
+// Local node b starts at column off[b] (off NULL: 6 b)
+static void spatial_sum(const rdModel* m, const double* map, double cM, double cC, double cK,
+                        const double* M, const double* C, const double* K, double* S, int rows,
+                        int n, int nnode, const int* node, const int* off) {
+  for (int k = 0; k < rows * n; k++) {
+    S[k] = (M ? cM * M[k] : 0) + (C ? cC * C[k] : 0) + (K ? cK * K[k] : 0);
+  }
+  for (int b = 0; b < nnode; b++) {
+    if (m->node_kind[node[b]] != RD_NODE_RIGID) {
+      continue;
+    }
+    const double* p = map + RD_ASM_SPATIAL * node[b];
+    for (int i = 0; i < rows; i++) {
+      size_t o = (size_t)i * (size_t)n + (size_t)((off ? off[b] : 6 * b) + 3);
+      double u[3] = {0, 0, 0}, t[3];
+      if (K) {
+        v3_copy(u, K + o);
+      }
+      if (C) {
+        v3_cross(t, C + o, p + 9);  // the row vector C skew(W)
+        v3_add(u, u, t);
+      }
+      if (M) {
+        v3_cross(t, M + o, p + 12);
+        v3_add(u, u, t);
+      }
+      m3_tmulv(t, p, u);  // the row vector u T^T
+      for (int k = 0; k < 3; k++) {
+        S[o + k] = cK * t[k] + (C ? cC * C[o + k] : 0) + (M ? cM * M[o + k] : 0);
+      }
+    }
+  }
+}
+
+
 // scatter the local n x n matrix S (local nodes node/off) into the node-node blocks of Ax
 static void scatter(const rdModel* m, double* Ax, const double* S, int n, int nnode,
                     const int* node, const int* off) {
@@ -149,6 +211,14 @@ void rd_assembleScatter6(const rdModel* m, double* Ax, const double* S, int n, c
 }
 
 
+// the fourth 6n x 6n matrix of the host scratch (the first three hold a callback's K, C, M):
+// the spatial form's sum
+static double* spatial_scratch(const rdModel* m, rdData* d) {
+  size_t nj = 6 * (size_t)m->jac_maxnode;
+  return rd_hostMatrices(m, d) + 3 * nj * nj;
+}
+
+
 // host coupling: user elements (residual and matrices) and the Jacobians of host load callbacks
 static int assemble_coupling(const rdModel* m, rdData* d, double t, const double* q,
                              const double* v, const double* vd, const rdAsmCoef* c, double* r,
@@ -173,6 +243,12 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
       continue;
     }
     int N = 6 * u->nnode;
+    if (c->spatial) {
+      double* S = spatial_scratch(m, d);
+      spatial_sum(m, c->spatial, c->cM, c->cC, c->cK, M, C, K, S, N, N, u->nnode, u->nodes, NULL);
+      rd_assembleScatter6(m, Ax, S, u->nnode, u->nodes);
+      continue;
+    }
     apply_T6(m, c->psi, K, N, u->nnode, u->nodes);
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cM * M[k] + c->cC * C[k] + c->cK * K[k];
@@ -193,6 +269,12 @@ static int assemble_coupling(const rdModel* m, rdData* d, double t, const double
       return st;
     }
     int N = 6 * cb->nnode;
+    if (c->spatial) {
+      double* S = spatial_scratch(m, d);
+      spatial_sum(m, c->spatial, 0, c->cC, c->cK, NULL, C, K, S, N, N, cb->nnode, cb->nodes, NULL);
+      rd_assembleScatter6(m, Ax, S, cb->nnode, cb->nodes);
+      continue;
+    }
     apply_T6(m, c->psi, K, N, cb->nnode, cb->nodes);
     for (size_t k = 0; k < (size_t)N * (size_t)N; k++) {
       K[k] = c->cC * C[k] + c->cK * K[k];
@@ -240,12 +322,13 @@ static void follower_stiffness(const rdModel* m, double t, const double* q, cons
 
 
 // gravity moment (R c) x m g of a body: true stiffness -skew(c) skew(R^T m g), dead part undone
-static void gravity_stiffness(const rdModel* m, const double* q, const rdRigidBodyDef* b,
+// (g: gravity times the body-load factor)
+static void gravity_stiffness(const double* g, const double* q, const rdRigidBodyDef* b,
                               double K[36]) {
   memset(K, 0, 36 * sizeof(double));
   double R[9], S[9], mg[3], Rmg[3], cm[3];
   rdu_quatToMat(R, q + 7 * b->node + 3);
-  v3_scale(mg, m->gravity, b->mass);
+  v3_scale(mg, g, b->mass);
   m3_tmulv(Rmg, R, mg);
   v3_cross(cm, b->com, Rmg);
   m3_skew(S, cm);
@@ -261,6 +344,17 @@ static void add_node_stiffness(const rdModel* m, const rdAsmCoef* c, double* Ax,
   int node = i, off = 0;
   int n = ndof_of(m, i);
   double S[36];
+  if (c->spatial) {
+    double Kn[36];
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < n; b++) {
+        Kn[a * n + b] = K[a * 6 + b];
+      }
+    }
+    spatial_sum(m, c->spatial, 0, 0, c->cK, NULL, NULL, Kn, S, n, n, 1, &node, &off);
+    scatter(m, Ax, S, n, 1, &node, &off);
+    return;
+  }
   for (int a = 0; a < n; a++) {
     for (int b = 0; b < n; b++) {
       S[a * n + b] = c->cK * K[a * 6 + b];
@@ -386,11 +480,13 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
         add_node_stiffness(m, c, Ax, ld->node, K);
       }
     }
-    int has_g = m->gravity[0] != 0 || m->gravity[1] != 0 || m->gravity[2] != 0;
+    double g[3];
+    v3_scale(g, m->gravity, rd_bodyLoadFactor(m, t));
+    int has_g = g[0] != 0 || g[1] != 0 || g[2] != 0;
     for (int e = 0; has_g && e < m->nelem; e++) {
       const rdElemDef* ed = &m->elem[e].def;
       if (ed->type == RD_ELEM_RIGID_BODY) {
-        gravity_stiffness(m, q, &ed->u.body, K);
+        gravity_stiffness(g, q, &ed->u.body, K);
         add_node_stiffness(m, c, Ax, ed->u.body.node, K);
       }
     }
@@ -413,6 +509,12 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
       continue;
     }
     int n = ev.n;
+    if (c->spatial) {
+      spatial_sum(m, c->spatial, c->cM, c->cC, c->cK, ev.M, ev.C, ev.K, S, n, n, ev.nnode, ev.node,
+                  ev.off);
+      scatter(m, Ax, S, n, ev.nnode, ev.node, ev.off);
+      continue;
+    }
     apply_T(m, c->psi, ev.K, n, n, ev.nnode, ev.node, ev.off);
     for (int k = 0; k < n * n; k++) {
       S[k] = c->cM * ev.M[k] + c->cC * ev.C[k] + c->cK * ev.K[k];
@@ -473,7 +575,10 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
       }
     }
     double BT[RD_JOINT_MAXROW * RD_JOINT_MAXDOF];
-    if (Ax || x->BT) {
+    if ((Ax || x->BT) && c->spatial) {
+      spatial_sum(m, c->spatial, 0, 0, 1, NULL, NULL, je.B, BT, je.nrow, n, je.nnode, je.node,
+                  je.off);
+    } else if (Ax || x->BT) {
       memcpy(BT, je.B, (size_t)(je.nrow * n) * sizeof(double));
       apply_T(m, c->psi, BT, je.nrow, n, je.nnode, je.node, je.off);
     }
@@ -483,9 +588,13 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
     if (!Ax) {
       continue;
     }
-    apply_T(m, c->psi, je.K, n, n, je.nnode, je.node, je.off);
-    for (int k = 0; k < n * n; k++) {
-      S[k] = c->cK * je.K[k];
+    if (c->spatial) {
+      spatial_sum(m, c->spatial, 0, 0, c->cK, NULL, NULL, je.K, S, n, n, je.nnode, je.node, je.off);
+    } else {
+      apply_T(m, c->psi, je.K, n, n, je.nnode, je.node, je.off);
+      for (int k = 0; k < n * n; k++) {
+        S[k] = c->cK * je.K[k];
+      }
     }
     scatter(m, Ax, S, n, je.nnode, je.node, je.off);
     // B^T (unscaled), then the constraint rows: B T (index 3) or B + cZ Z T (stabilized)
@@ -509,11 +618,17 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
       for (int k = 0; k < je.nrow * n; k++) {
         Z[k] += dB[k];  // d(phi_t)/dq of a moving constraint
       }
-      apply_T(m, c->psi, Z, je.nrow, n, je.nnode, je.node, je.off);
-      for (int k = 0; k < je.nrow * n; k++) {
-        Z[k] = je.B[k] + x->cZ * Z[k];
+      if (c->spatial) {
+        // B v with v = R^T omega: B takes the place of C (coefficient 1), Z that of K
+        spatial_sum(m, c->spatial, 0, 1, x->cZ, NULL, je.B, Z, BT, je.nrow, n, je.nnode, je.node,
+                    je.off);
+      } else {
+        apply_T(m, c->psi, Z, je.nrow, n, je.nnode, je.node, je.off);
+        for (int k = 0; k < je.nrow * n; k++) {
+          Z[k] = je.B[k] + x->cZ * Z[k];
+        }
+        memcpy(BT, Z, (size_t)(je.nrow * n) * sizeof(double));
       }
-      memcpy(BT, Z, (size_t)(je.nrow * n) * sizeof(double));
     }
     for (int a = 0; a < je.nnode; a++) {
       int node = je.node[a], nd = ndof_of(m, node);

@@ -8,8 +8,24 @@
 // coefficients of the matrix [cM M + cC C + cK (K + K^Phi) T, B^T; B T, 0]
 typedef struct rdAsmCoef_ {
   double cM, cC, cK;
-  const double* psi;  // nnode x 3 rotation vectors of the tangent operators (NULL: T = I)
+  const double* psi;      // nnode x 3 rotation vectors of the tangent operators (NULL: T = I)
+  const double* spatial;  // NULL: the body form above. Else the spatial form, nnode x
+                          // RD_ASM_SPATIAL from rd_assembleSpatialMaps (psi is then not read):
+                          // the derivatives with respect to spatial increments in body
+                          // components, R -> R exp(T^T dx), the rates moving as spatial ones
+                          // (omega = R W fixed when R moves): the rotation columns take
+                          // cK (K + C skew(W) + M skew(dW/dt)) T^T + cC C + cM M
+                          // (docs/generalized_alpha.md)
 } rdAsmCoef;
+
+#define RD_ASM_SPATIAL 15  // doubles per node of rdAsmCoef.spatial: T^T, W, dW/dt
+
+// the per-node data of the spatial form into map (nnode x RD_ASM_SPATIAL; point nodes' entries
+// are not used) at the state (q, v, vd: body rates as rd_assemble takes them, vd may be NULL)
+// with the spatial rotation vectors psi of the update R = exp(psi) R_n (NULL: T = I): T^T of
+// the body components R^T psi, W and dW/dt
+void rd_assembleSpatialMaps(const rdModel* m, const double* q, const double* v, const double* vd,
+                            const double* psi, double* map);
 
 // extras of the stabilized index-2 formulation (rd_assembleEx)
 typedef struct rdAsmStab_ {

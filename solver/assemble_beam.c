@@ -129,10 +129,12 @@ void rd_assembleBeamScratch(const rdModel* m, rdData* d, int slot, int n, double
 }
 
 
-// the element's distributed loads at the factor f of its time function
-static void beam_loads(const rdModel* m, const rdBeamDef* bd, double f, rdBeamLoads* ld) {
+// the element's distributed loads at the factor f of its time function, gravity times the
+// body-load factor fg
+static void beam_loads(const rdModel* m, const rdBeamDef* bd, double f, double fg,
+                       rdBeamLoads* ld) {
   memset(ld, 0, sizeof(*ld));
-  v3_copy(ld->gravity, m->gravity);
+  v3_scale(ld->gravity, m->gravity, fg);
   double fv[3], mv[3];
   v3_scale(fv, bd->force, f);
   v3_scale(mv, bd->moment, f);
@@ -148,16 +150,36 @@ static void beam_loads(const rdModel* m, const rdBeamDef* bd, double f, rdBeamLo
 
 // element e with the workspace of `slot`: add its residual to r and its matrix to Ax (if not
 // NULL). Raises nothing: RD_OK or the kernel's status.
-static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* q, const double* v,
-                    const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
+static int beam_one(const rdModel* m, rdData* d, int slot, int e, double fg, const double* q,
+                    const double* v, const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
   const rdBeamDef* bd = &m->beam[e].def;
   int n = bd->nnode;
   double *br, *S, *T, *work;
   rd_assembleBeamScratch(m, d, slot, n, &br, &S, &T, &work);
   rdBeamLoads ld;
-  beam_loads(m, bd, d->beamscale[e], &ld);
-  rdBeamSum sum = {c->cM, c->cC, c->cK, NULL};
-  if (Ax && c->psi && c->cK != 0) {
+  beam_loads(m, bd, d->beamscale[e], fg, &ld);
+  rdBeamSum sum = {c->cM, c->cC, c->cK, NULL, NULL};
+  double Y[27 * RD_BEAM_MAX_NODES];
+  if (Ax && c->spatial) {
+    // spatial form (solver/assemble.c): YK = cK T^T, YC = cC I + skew(W) YK,
+    // YM = cM I + skew(dW) YK
+    for (int a = 0; a < n; a++) {
+      const double* p = c->spatial + RD_ASM_SPATIAL * bd->nodes[a];
+      double* y = Y + 27 * a;
+      double X[9];
+      for (int k = 0; k < 9; k++) {
+        y[k] = c->cK * p[k];
+      }
+      for (int t = 1; t < 3; t++) {
+        m3_skew(X, p + 6 + 3 * t);
+        m3_mul(y + 9 * t, X, y);
+        for (int i = 0; i < 3; i++) {
+          y[9 * t + 4 * i] += t == 1 ? c->cC : c->cM;
+        }
+      }
+    }
+    sum.Y = Y;
+  } else if (Ax && c->psi && c->cK != 0) {
     for (int a = 0; a < n; a++) {
       rdu_tangentSO3(T + 9 * a, c->psi + 3 * bd->nodes[a]);
     }
@@ -183,10 +205,13 @@ static int beam_one(const rdModel* m, rdData* d, int slot, int e, const double* 
 
 int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                      const double* vd, const rdAsmCoef* c, double* r, double* Ax) {
-  // the load factors first, serially: time functions may raise
+  // the load factors first, serially: time functions may raise. Distributed loads without a
+  // time function of their own are body loads, like gravity (rd_bodyLoadFactor)
+  double fg = rd_bodyLoadFactor(m, t);
   for (int e = 0; e < m->nbeam; e++) {
-    double f = 1;
-    int st = rd_timeFnEval(m, m->beam[e].def.timefn, t, &f);
+    double f = fg;
+    int st = m->beam[e].def.timefn == RD_NO_TIMEFN ? RD_OK
+                                                   : rd_timeFnEval(m, m->beam[e].def.timefn, t, &f);
     if (st != RD_OK) {
       return st;
     }
@@ -207,7 +232,7 @@ int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, con
 #ifdef _OPENMP
       slot = omp_get_thread_num();
 #endif
-      if (beam_one(m, d, slot, m->beam_order[k], q, v, vd, c, r, Ax) != RD_OK) {
+      if (beam_one(m, d, slot, m->beam_order[k], fg, q, v, vd, c, r, Ax) != RD_OK) {
         RD_OMP("omp critical(rd_beam_bad)")
         if (k < bad) {
           bad = k;
@@ -221,7 +246,7 @@ int rd_assembleBeams(const rdModel* m, rdData* d, double t, const double* q, con
       double *br, *S, *T, *work;
       rd_assembleBeamScratch(m, d, 0, b->def.nnode, &br, &S, &T, &work);
       rdBeamLoads ld;
-      beam_loads(m, &b->def, d->beamscale[e], &ld);
+      beam_loads(m, &b->def, d->beamscale[e], fg, &ld);
       rd_beamEvalWork(b->kernel, work, q, v, vd, &ld, br, NULL, NULL, NULL);
       char msg[RD_ERRLEN / 2];
       snprintf(msg, sizeof(msg), "%s", rd_lastError(m->ctx));

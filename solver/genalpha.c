@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Lie-group generalized-alpha (Algorithm 1 of Bruls, Cardona & Arnold, Mech. Mach. Theory 48,
-// 2012, as summarized in Kynema's documentation) with R_{n+1} = R_n exp(h dq_rot).
+// 2012, as summarized in Kynema's documentation) with R_{n+1} = exp(h dq_rot) R_n and spatial
+// angular velocities (solver.rotation_frame = spatial, the default) or R_{n+1} = R_n exp(h dq_rot)
+// and body ones (body). The state keeps body rates either way: the spatial form converts them at
+// the start and the end of a step.
 #include "solver/genalpha.h"
 
 #include <math.h>
@@ -41,9 +44,18 @@ typedef struct {
   double* Bc;    // njoint x RD_ASM_BSTRIDE: B T at the current iterate
   double* cor;   // nnode x 6: the correction Bh^T h eta, node layout
   double* dcor;  // nnode x 6: its change in the current iteration
-  // the predictor's increment dq and velocities, for a second start of Newton (restart)
+  // the predictor's increment dq and velocities in the frame Newton iterates in, for a second
+  // start of Newton (restart_at_last)
   double* dqp;  // nnode x 6
   double* vp;   // nnode x 6
+  // spatial form: the rates of the step in the global frame (v, vd, a of Algorithm 1) and the
+  // per-node data of the assembly (rd_assembleSpatialMaps)
+  double* vs;   // nnode x 6
+  double* vds;  // nnode x 6
+  double* as;   // nnode x 6
+  double* map;  // nnode x RD_ASM_SPATIAL
+  double* Bhb;  // njoint x RD_ASM_BSTRIDE: Bh (then global) in body components at the iterate
+  double* an;   // nnode x 6: a of the step's start, in the step's frame (the error estimate)
 } gaWork;
 
 
@@ -92,6 +104,12 @@ static size_t layout(const rdModel* m, double* base, rdImplicitWork* w, gaWork* 
   x->dcor = rd_carve(&c, 6 * nn);
   x->dqp = rd_carve(&c, 6 * nn);
   x->vp = rd_carve(&c, 6 * nn);
+  x->vs = rd_carve(&c, 6 * nn);
+  x->vds = rd_carve(&c, 6 * nn);
+  x->as = rd_carve(&c, 6 * nn);
+  x->map = rd_carve(&c, RD_ASM_SPATIAL * nn);
+  x->Bhb = rd_carve(&c, nb);
+  x->an = rd_carve(&c, 6 * nn);
   return c.used;
 }
 
@@ -105,6 +123,47 @@ static size_t ga_work_size(const rdModel* m) {
 
 static void carve(const rdModel* m, rdData* d, rdImplicitWork* w, gaWork* x) {
   layout(m, d->work, w, x);
+}
+
+
+// rates x (6 per node) turned between the frames at the configuration q: rotation parts R x
+// (to_spatial 1) or R^T x (0), translations copied; out may be x
+// node i's body rates x (nnode x 6) at q (nnode x 7) into global components in out
+static void convert_rates1(const rdModel* m, int i, const double* q, const double* x, double* out) {
+  memcpy(out + 6 * i, x + 6 * i, 3 * sizeof(double));
+  if (m->node_kind[i] == RD_NODE_RIGID) {
+    rdu_quatRotate(out + 6 * i + 3, q + 7 * i + 3, x + 6 * i + 3);
+  } else {
+    memcpy(out + 6 * i + 3, x + 6 * i + 3, 3 * sizeof(double));
+  }
+}
+
+
+static void convert_rates(const rdModel* m, const double* q, const double* x, double* out,
+                          int to_spatial) {
+  for (int i = 0; i < m->nnode; i++) {
+    double t[3];
+    const double* r = x + 6 * i + 3;
+    if (to_spatial) {
+      rdu_quatRotate(t, q + 7 * i + 3, r);
+    } else {
+      rdu_quatRotateInv(t, q + 7 * i + 3, r);
+    }
+    memmove(out + 6 * i, x + 6 * i, 3 * sizeof(double));
+    v3_copy(out + 6 * i + 3, m->node_kind[i] == RD_NODE_RIGID ? t : r);
+  }
+}
+
+
+// mixed stepping in the spatial form: the held nodes' rates are the given body rates exactly
+// (not their round trip through global components)
+static void held_rates(const rdModel* m, const rdGaHold* hd, rdState* s) {
+  for (int i = 0; hd && i < m->nnode; i++) {
+    if (hd->held[i]) {
+      memcpy(s->v + 6 * i, hd->v + 6 * i, 6 * sizeof(double));
+      memcpy(s->vd + 6 * i, hd->vd + 6 * i, 6 * sizeof(double));
+    }
+  }
 }
 
 
@@ -187,7 +246,7 @@ static int ga_initialize(const rdModel* m, rdData* d) {
     memset(s->lambda, 0, (size_t)m->nconstraint * sizeof(double));
     return RD_OK;
   }
-  rdAsmCoef c = {1, 0, 0, NULL};
+  rdAsmCoef c = {1, 0, 0, NULL, NULL};
   st = rd_assemble(m, d, s->t, s->q, s->v, s->vd, NULL, &c, w.r, gw.gam, w.Ax);
   if (st != RD_OK) {
     return st;
@@ -250,6 +309,35 @@ static int joint_ndof(const rdModel* m, int j) {
   int node[2], off[2];
   int nn = joint_layout(m, j, node, off);
   return off[nn - 1] + (m->node_kind[node[nn - 1]] == RD_NODE_RIGID ? 6 : 3);
+}
+
+
+// the rotation columns of the joint rows B (per joint, RD_ASM_BSTRIDE) turned between body and
+// global components at the configuration q: each row's 3-column block b of a rigid node becomes
+// R b (to_spatial 1) or R^T b (0), into out
+static void joint_rotate(const rdModel* m, const double* q, const double* B, double* out,
+                         int to_spatial) {
+  for (int j = 0; j < m->njoint; j++) {
+    int node[2], off[2], cn = joint_layout(m, j, node, off), w = joint_ndof(m, j);
+    const double* Bj = B + (size_t)j * RD_ASM_BSTRIDE;
+    double* Oj = out + (size_t)j * RD_ASM_BSTRIDE;
+    memcpy(Oj, Bj, (size_t)(m->joint[j].nrow * w) * sizeof(double));
+    for (int a = 0; a < cn; a++) {
+      if (m->node_kind[node[a]] != RD_NODE_RIGID) {
+        continue;
+      }
+      for (int k = 0; k < m->joint[j].nrow; k++) {
+        double* b = Oj + k * w + off[a] + 3;
+        double t[3];
+        if (to_spatial) {
+          rdu_quatRotate(t, q + 7 * node[a] + 3, b);
+        } else {
+          rdu_quatRotateInv(t, q + 7 * node[a] + 3, b);
+        }
+        v3_copy(b, t);
+      }
+    }
+  }
 }
 
 
@@ -369,15 +457,27 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
       g->le->factored = 0;
     }
   }
+  // the rates of Algorithm 1: the state's own (body form) or their global components at q_n
+  // (spatial form)
+  int sp = m->opt.rotation_frame == RD_GA_SPATIAL;
+  double* v = sp ? gw.vs : s->v;
+  double* vd = sp ? gw.vds : s->vd;
+  double* a = sp ? gw.as : s->a;
+  if (sp) {
+    convert_rates(m, s->q, s->v, v, 1);
+    convert_rates(m, s->q, s->vd, vd, 1);
+    convert_rates(m, s->q, s->a, a, 1);
+  }
   memcpy(w.qn, s->q, 7 * (size_t)nn * sizeof(double));
   memset(w.psi, 0, 3 * (size_t)nn * sizeof(double));
+  memcpy(gw.an, a, 6 * (size_t)nn * sizeof(double));
   for (int k = 0; k < 6 * nn; k++) {
-    double an = s->a[k], vdn = s->vd[k], vn = s->v[k];
+    double an = a[k], vdn = vd[k], vn = v[k];
     double anew = (p.af * vdn - p.am * an) / (1 - p.am);
     w.dq[k] = vn + (0.5 - p.beta) * h * an + p.beta * h * anew;
-    s->v[k] = vn + h * (1 - p.gamma) * an + p.gamma * h * anew;
-    s->a[k] = anew;
-    s->vd[k] = 0;
+    v[k] = vn + h * (1 - p.gamma) * an + p.gamma * h * anew;
+    a[k] = anew;
+    vd[k] = 0;
   }
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
   // mixed stepping: the held nodes are at their given motion, q_n o exp(0) = q_given
@@ -388,6 +488,11 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
       memset(w.dq + 6 * i, 0, 6 * sizeof(double));
       memcpy(s->v + 6 * i, hd->v + 6 * i, 6 * sizeof(double));
       memcpy(s->vd + 6 * i, hd->vd + 6 * i, 6 * sizeof(double));
+      if (sp) {
+        // the spatial form iterates on global rates: the given ones at the given rotation
+        convert_rates1(m, i, hd->q, hd->v, v);
+        convert_rates1(m, i, hd->q, hd->vd, vd);
+      }
     }
   }
   if (stab) {
@@ -395,8 +500,15 @@ static int ga_predict(const rdModel* m, rdData* d, double h) {
     memset(gw.cor, 0, 6 * (size_t)nn * sizeof(double));
   }
   memcpy(gw.dqp, w.dq, 6 * (size_t)nn * sizeof(double));
-  memcpy(gw.vp, s->v, 6 * (size_t)nn * sizeof(double));
-  rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
+  memcpy(gw.vp, v, 6 * (size_t)nn * sizeof(double));
+  rd_implicitUpdateFrame(m, w.qn, w.dq, stab ? gw.cor : NULL, h, sp, s->q, w.psi);
+  if (sp) {
+    // the predicted state in the state's body rates
+    convert_rates(m, s->q, v, s->v, 0);
+    convert_rates(m, s->q, vd, s->vd, 0);
+    convert_rates(m, s->q, a, s->a, 0);
+    held_rates(m, g->hold, s);
+  }
   return RD_OK;
 }
 
@@ -427,14 +539,19 @@ static int restart_at_last(const rdModel* m, rdData* d, double h) {
   double gp = p.gamma / (h * p.beta);
   double bp = (1 - p.am) / (h * h * p.beta * (1 - p.af));
   const rdGaHold* hd = ((gaSolver*)d->solver)->hold;
+  // the rates Newton iterates on: the state's (body form) or their global components (spatial
+  // form; ga_correct_ converts them into the state's at each iteration)
+  int sp = m->opt.rotation_frame == RD_GA_SPATIAL;
+  double* v = sp ? gw.vs : s->v;
+  double* vd = sp ? gw.vds : s->vd;
   for (int k = 0; k < 6 * nn; k++) {
     if (hd && hd->held[k / 6]) {
       continue;  // mixed stepping: at their given motion already (dq = 0)
     }
     double dx = -h * gw.dqp[k];
     w.dq[k] = 0;
-    s->v[k] = gw.vp[k] + gp * dx;
-    s->vd[k] = bp * dx;
+    v[k] = gw.vp[k] + gp * dx;
+    vd[k] = bp * dx;
   }
   int ncon = m->nconstraint;
   memset(s->lambda, 0, (size_t)ncon * sizeof(double));
@@ -490,14 +607,26 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   // stabilized index 2: position and velocity constraints, positions corrected by Bh^T h eta
   int stab = o->formulation == RD_GA_STABILIZED && ncon > 0;
   rdLinSol* ls = g->ls;
-  rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi};
+  // spatial form: Newton moves the global rates of the step (ga_predict), the assembly reads
+  // their body components at the iterate
+  int sp = o->rotation_frame == RD_GA_SPATIAL;
+  double* v = sp ? gw.vs : s->v;
+  double* vd = sp ? gw.vds : s->vd;
+  double* a = sp ? gw.as : s->a;
+  rdAsmCoef c = {(1 - p.am) / (1 - p.af), p.gamma * h, bh2, w.psi, sp ? gw.map : NULL};
   // velocity rows scaled by beta h / gamma: B + (beta h / gamma) Z T, O(1) like B T
   rdAsmStab x = {1, bh2 / (p.gamma * h), gw.phi, gw.Bc};
   double err = 2, prev = 2, theta = g->theta;
   int iter = 0, worst = 0, reuse = 0, done = 0;
   while (iter < o->max_iter && !done) {
     iter++;
-    rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
+    rd_implicitUpdateFrame(m, w.qn, w.dq, stab ? gw.cor : NULL, h, sp, s->q, w.psi);
+    if (sp) {
+      convert_rates(m, s->q, v, s->v, 0);
+      convert_rates(m, s->q, vd, s->vd, 0);
+      held_rates(m, g->hold, s);
+      rd_assembleSpatialMaps(m, s->q, s->v, s->vd, w.psi, gw.map);
+    }
     // the first iteration of a step: the last step's factorization if it converged fast with
     // the same h; later ones: the current factorization while the corrections contract fast
     // (the same h: rd_advance's steps to grid points differ from h in the last bits)
@@ -516,8 +645,13 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       }
     }
     if (stab && iter == 1) {
-      // the direction of the correction: B T at the predictor, fixed for the step
-      memcpy(gw.Bh, gw.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
+      // the direction of the correction: B T at the predictor, fixed for the step (spatial
+      // form: in global components, as the correction it makes)
+      if (sp) {
+        joint_rotate(m, s->q, gw.Bc, gw.Bh, 1);
+      } else {
+        memcpy(gw.Bh, gw.Bc, (size_t)m->njoint * RD_ASM_BSTRIDE * sizeof(double));
+      }
     }
     for (int k = 0; k < ndof; k++) {
       w.sol[k] = -bh2 * w.r[k];
@@ -549,12 +683,16 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     }
     if (stab) {
       // position constraints: Bc (dx + Bh^T d(h eta)) = -phi, with Bc = B T at the iterate
+      // (spatial form: dx and Bc in body components at the iterate, Bh turned to them)
       double* rhs = w.r + ndof;  // the velocity residual is no longer needed
       joint_b(m, gw.Bc, w.sol, rhs);
       for (int k = 0; k < ncon; k++) {
         rhs[k] = -gw.phi[k] - rhs[k];
       }
-      eta_matrix(m, g, gw.Bc, gw.Bh);
+      if (sp) {
+        joint_rotate(m, s->q, gw.Bh, gw.Bhb, 0);
+      }
+      eta_matrix(m, g, gw.Bc, sp ? gw.Bhb : gw.Bh);
       rd_redundantMaskCon(m, d, g->Ap, g->Ai, g->Ax, rhs);
       st = rd_linsolFactor(g->le, g->Ax);
       d->stats.factorizations++;
@@ -577,6 +715,29 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         gw.cor[k] += gw.dcor[k];
       }
     }
+    if (sp) {
+      // the rotation increments from body components at the iterate to global ones
+      for (int i = 0; i < nn; i++) {
+        if (m->node_kind[i] == RD_NODE_RIGID) {
+          double* xr = w.sol + m->node_dof[i] + 3;
+          double t[3];
+          rdu_quatRotate(t, s->q + 7 * i + 3, xr);
+          v3_copy(xr, t);
+        }
+      }
+    }
+    // a correction that turns a node by more than half a turn: Newton has left the region
+    // where the update is a chart (the tangent operator is singular at 2 pi), stop the step
+    for (int i = 0; i < nn; i++) {
+      double turn = m->node_kind[i] == RD_NODE_RIGID ? v3_norm(w.sol + m->node_dof[i] + 3) : 0;
+      if (turn > 3.14159265358979323846 || !isfinite(turn)) {
+        d->stats.newton_iterations += iter;
+        return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
+                        "Newton diverged in the step from t = %.17g (h = %g): iteration %d turns "
+                        "node '%s' by %.3g rad",
+                        s->t, h, iter, m->node_name[i], turn);
+      }
+    }
     // increments and the Arnold-Hante norm
     double sum = 0, big = -1;
     for (int i = 0; i < nn; i++) {
@@ -586,8 +747,8 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
         double dx = w.sol[dof];
         double* dqk = w.dq + 6 * i + k;
         *dqk += dx / h;
-        s->v[6 * i + k] += gp * dx;
-        s->vd[6 * i + k] += bp * dx;
+        v[6 * i + k] += gp * dx;
+        vd[6 * i + k] += bp * dx;
         double step = h * *dqk, inc = fabs(dx);
         if (stab) {
           // the configuration moves by dx + the change of the correction
@@ -642,9 +803,35 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   d->stats.last_newton_iterations = iter;
   g->theta = theta;
   g->keep = o->modified_newton && iter <= GA_KEEP_ITER && theta < GA_THETA_MAX;
-  rd_implicitUpdate(m, w.qn, w.dq, stab ? gw.cor : NULL, h, s->q, w.psi);
+  rd_implicitUpdateFrame(m, w.qn, w.dq, stab ? gw.cor : NULL, h, sp, s->q, w.psi);
   for (int k = 0; k < 6 * nn; k++) {
-    s->a[k] += s->vd[k] * (1 - p.af) / (1 - p.am);
+    a[k] += vd[k] * (1 - p.af) / (1 - p.am);
+  }
+  // local error estimate of the configuration. a_n approximates the acceleration at
+  // t_n + (alpha_m - alpha_f) h, so q_{n+1} = q_n + h v_n + h^2 ((1/2 - beta) a_n + beta a_{n+1})
+  // differs from the Taylor series by C h^3 q''' + O(h^4), C = beta + (alpha_m - alpha_f) / 2
+  // - 1/6 (1/12 at rho_inf = 1, the trapezoidal rule), with h q''' = a_{n+1} - a_n + O(h^2).
+  // A rotation has the Lie group's term besides: the exact increment is h v + h^2/2 v' +
+  // h^3/6 v'' -+ h^3/12 v x v' (body, spatial form), so its error is C h^3 v'' +- h^3/12 v x v'
+  double cl = (p.beta + 0.5 * (p.am - p.af) - 1.0 / 6) * h * h, el = 0;
+  double cw = (sp ? 1 : -1) * h * h * h / 12;
+  for (int i = 0; i < nn; i++) {
+    int rigid = m->node_kind[i] == RD_NODE_RIGID;
+    double e[6], cx[3] = {0, 0, 0};
+    if (rigid) {
+      v3_cross(cx, v + 6 * i + 3, vd + 6 * i + 3);
+    }
+    for (int k = 0; k < (rigid ? 6 : 3); k++) {
+      e[k] = cl * (a[6 * i + k] - gw.an[6 * i + k]) + (k >= 3 ? cw * cx[k - 3] : 0);
+    }
+    el = fmax(el, fmax(v3_norm(e), rigid ? v3_norm(e + 3) : 0));
+  }
+  d->step_error = el;
+  if (sp) {
+    convert_rates(m, s->q, v, s->v, 0);
+    convert_rates(m, s->q, vd, s->vd, 0);
+    convert_rates(m, s->q, a, s->a, 0);
+    held_rates(m, g->hold, s);
   }
   return RD_OK;
 }

@@ -64,6 +64,12 @@ void rd_implicitCarve(rdCarve* c, const rdModel* m, rdImplicitWork* w) {
 
 void rd_implicitUpdate(const rdModel* m, const double* qn, const double* dq, const double* cor,
                        double h, double* q, double* psi) {
+  rd_implicitUpdateFrame(m, qn, dq, cor, h, 0, q, psi);
+}
+
+
+void rd_implicitUpdateFrame(const rdModel* m, const double* qn, const double* dq, const double* cor,
+                            double h, int spatial, double* q, double* psi) {
   for (int i = 0; i < m->nnode; i++) {
     const double* a = qn + 7 * i;
     const double* u = dq + 6 * i;
@@ -82,7 +88,11 @@ void rd_implicitUpdate(const rdModel* m, const double* qn, const double* dq, con
     }
     double e[4], r[4];
     rdu_rotvecToQuat(e, p);
-    rdu_quatMul(r, a + 3, e);
+    if (spatial) {
+      rdu_quatMul(r, e, a + 3);
+    } else {
+      rdu_quatMul(r, a + 3, e);
+    }
     rdu_quatNormalize(b + 3, r);
   }
 }

@@ -46,6 +46,10 @@ void rd_implicitCarve(rdCarve* c, const rdModel* m, rdImplicitWork* w);
 void rd_implicitUpdate(const rdModel* m, const double* qn, const double* dq, const double* cor,
                        double h, double* q, double* psi);
 
+// rd_implicitUpdate in either frame: spatial 1 turns by exp(psi) R_n instead of R_n exp(psi)
+void rd_implicitUpdateFrame(const rdModel* m, const double* qn, const double* dq, const double* cor,
+                            double h, int spatial, double* q, double* psi);
+
 // factor Ax into ls for data d: counts the factorization and, after a success, records its
 // rcond in d->stats.min_rcond; ls belongs to d afterwards (ls->owner) unless it was singular.
 // The status of rd_linsolFactor (> 0: singular).

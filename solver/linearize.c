@@ -171,7 +171,9 @@ static void frame_damping(const rdModel* m, const int* Ap, const int* Ai, const 
 static int assemble3(const rdModel* m, rdData* d, double t, const double* q, const double* v,
                      const double* vd, const double* lam, double* r, double* Mx, double* Cx,
                      double* Kx) {
-  rdAsmCoef cm = {1, 0, 0, NULL}, cc = {0, 1, 0, NULL}, ck = {0, 0, 1, NULL};
+  // the body form (spatial NULL), whatever solver.rotation_frame: the linearization's rotation
+  // coordinates are body increments, R = R_op exp(skew(theta)), as rd_linMatrices documents
+  rdAsmCoef cm = {1, 0, 0, NULL, NULL}, cc = {0, 1, 0, NULL, NULL}, ck = {0, 0, 1, NULL, NULL};
   int st = rd_assemble(m, d, t, q, v, vd, lam, &cm, r, NULL, Mx);
   if (st == RD_OK) {
     st = rd_assemble(m, d, t, q, v, vd, lam, &cc, r, NULL, Cx);

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Static / quasi-static analysis: Newton on internal + constraint forces = loads at pseudo-time t.
+// Loads with a time function follow it; body loads (gravity, distributed beam loads without a
+// time function) grow with the load factor, 0 at solver.start_time to 1 at solver.final_time
+// (rd_bodyLoadFactor).
 //
 // A step from t to t + h is solver.load_steps load increments; each is solved by Newton on
 // [K T, B^T; B T, 0] (no inertia, no damping) with the Lie-group update R = R_n exp(psi).
@@ -81,6 +84,40 @@ static void singular_message(const rdModel* m, const rdLinSol* ls, char* buf, in
 }
 
 
+// the first load that the load parameter does not scale (a nodal load without a time function,
+// a load callback, a load held by the host, a torque law): cutting the load step does not
+// reduce it. Writes ", with 'name' applied in full at every load step" (or "") into buf.
+static void constant_load(const rdModel* m, const rdData* d, char* buf, size_t size) {
+  const char* what = NULL;
+  const char* name = NULL;
+  for (int i = 0; i < m->nload && !what; i++) {
+    if (m->load[i].def.timefn == RD_NO_TIMEFN) {
+      what = "the nodal load";
+      name = m->load[i].def.name;
+    }
+  }
+  if (!what && m->ncallback > 0) {
+    what = "the load callback";
+    name = m->callback[0].name;
+  }
+  if (!what && m->ntorque > 0) {
+    what = "the torque law";
+    name = m->torque[0].def.name;
+  }
+  if (!what && d->hostload_set) {
+    what = "the loads held by the host";
+  }
+  if (!what) {
+    *buf = 0;
+  } else if (name) {
+    snprintf(buf, size, "; %s '%s' has no time function: it is applied in full at every load step",
+             what, name);
+  } else {
+    snprintf(buf, size, "; %s are applied in full at every load step", what);
+  }
+}
+
+
 // Newton for equilibrium at pseudo-time t1 from the current state
 static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, double h) {
   rdState* s = &d->s;
@@ -128,11 +165,13 @@ static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, 
     if (!reuse) {
       st = rd_implicitFactor(d, ls, w->Ax);
       if (st > 0) {
-        char msg[1024];
+        char msg[1024], cl[256];
         singular_message(m, ls, msg, sizeof(msg));
+        constant_load(m, d, cl, sizeof(cl));
         d->stats.newton_iterations += iter;
-        return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR, "static: load step to t = %.17g (h = %g): %s",
-                        t1, h, msg);
+        return RD_ERROR(m->ctx, RD_RECOVER_SINGULAR,
+                        "static: load step to t = %.17g (h = %g, body-load factor %.3g): %s%s", t1,
+                        h, rd_bodyLoadFactor(m, t1), msg, cl);
       }
       if (st < 0) {
         return st;
@@ -180,21 +219,24 @@ static int increment(const rdModel* m, rdData* d, rdImplicitWork* w, double t1, 
       turn = fmax(turn, v3_norm(w->dq + 6 * i + 3));
     }
     if (!isfinite(err) || turn > 3.0) {
+      char cl[256];
+      constant_load(m, d, cl, sizeof(cl));
       d->stats.newton_iterations += iter;
       return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
-                      "static: Newton diverged in the load step to t = %.17g (h = %g): "
-                      "error norm %.3g, rotation increment %.3g rad",
-                      t1, h, err, turn);
+                      "static: Newton diverged in the load step to t = %.17g (h = %g, body-load "
+                      "factor %.3g): error norm %.3g, rotation increment %.3g rad%s",
+                      t1, h, rd_bodyLoadFactor(m, t1), err, turn, cl);
     }
   }
   d->stats.newton_iterations += iter;
   if (err > 1) {
-    char name[256];
+    char name[256], cl[256];
     rd_unknownName(m, worst, name, sizeof(name));
+    constant_load(m, d, cl, sizeof(cl));
     return RD_ERROR(m->ctx, RD_RECOVER_NEWTON,
                     "static: Newton did not converge in %d iterations in the load step to "
-                    "t = %.17g (h = %g): error norm %.3g, largest at %s",
-                    iter, t1, h, err, name);
+                    "t = %.17g (h = %g, body-load factor %.3g): error norm %.3g, largest at %s%s",
+                    iter, t1, h, rd_bodyLoadFactor(m, t1), err, name, cl);
   }
   d->stats.last_newton_iterations = iter;
   rd_implicitUpdate(m, w->qn, w->dq, NULL, 1, s->q, w->psi);

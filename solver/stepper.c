@@ -44,6 +44,24 @@ const rdStepper* rd_modelStepper(const rdModel* m) {
 }
 
 
+int rd_stepperOrder(int method) {
+  switch (method) {
+    case RD_METHOD_STATIC:
+      return 0;
+    case RD_METHOD_LIEMID_E1:
+    case RD_METHOD_LIEMID_E2:
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+
+int rd_stepperEstimates(int method) {
+  return method == RD_METHOD_GENERALIZED_ALPHA;
+}
+
+
 size_t rd_solverHistorySize(const rdModel* m, const rdData* d) {
   (void)m;
   return sizeof(double) * rd_linsolHistorySize(d->solver);

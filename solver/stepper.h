@@ -65,4 +65,12 @@ const rdStepper* rd_stepperFor(int method);
 // of its method
 const rdStepper* rd_modelStepper(const rdModel* m);
 
+// order of a method's global error: 2, 1 (liemid_e1, liemid_e2), 0 (static)
+int rd_stepperOrder(int method);
+
+// 1 if the method's step() sets d->step_error to an estimate of its own local error
+// (generalized_alpha); else adaptive steps estimate it by step doubling (rigid steppers, whose
+// step() leaves a cheaper monitor there for fixed-step runs)
+int rd_stepperEstimates(int method);
+
 #endif  // RD_STEPPER_H

@@ -961,7 +961,7 @@ static void test_sum(void) {
       CHECK(rd_beamEval(c.b, q, v, vd, &ld, r, M, C, K) == RD_OK);
       const double coef[4][3] = {{0.7, 0.2, 1e-3}, {0, 0, 1}, {1, 0, 0}, {0, 3, 0}};
       for (int t = 0; t < 4; t++) {
-        rdBeamSum sum = {coef[t][0], coef[t][1], coef[t][2], t == 1 ? NULL : T};
+        rdBeamSum sum = {coef[t][0], coef[t][1], coef[t][2], t == 1 ? NULL : T, NULL};
         CHECK(rd_beamEvalSum(c.b, work, q, v, vd, &ld, &sum, r2, S) == RD_OK);
         double e = 0, big = 0;
         for (int i = 0; i < nd; i++) {

@@ -73,11 +73,12 @@ static void run_case(const char* driver, const double D[9]) {
     // per component: |ours - BeamDyn| / |BeamDyn|; the torsion components (M_z, c_z, second
     // order in the load: 1e-3 of the bending rotation, 1e-4 of the bending moment) against the
     // size of their vector. Tolerances: about 2.5 times the largest difference measured over
-    // the three rows and both azimuths (docs/verification.md)
+    // the three rows and both azimuths (docs/verification.md; u_x, -1.8e-7 m at t = 0.01: 2.6e-7
+    // = 4.8e-14 m with the spatial rotation frame, 1.5e-7 was the body frame's tolerance)
     static const char* const nm[12] = {"F_x", "F_y", "F_z", "M_x", "M_y", "M_z",
                                        "u_x", "u_y", "u_z", "c_x", "c_y", "c_z"};
     static const double tol[12] = {5e-6,   1.5e-8, 1e-5,   5e-9,   4e-7, 5.5e-8,
-                                   1.5e-7, 2e-8,   1.1e-7, 1.4e-7, 6e-7, 2e-5};
+                                   6.5e-7, 2e-8,   1.1e-7, 1.4e-7, 6e-7, 2e-5};
     for (int i = 0; i < 12; i++) {
       const double* r = ref[row] + 1;
       double d = fabs(out[i] - r[i]), scale = fabs(r[i]);

@@ -56,12 +56,15 @@ static void fd(int ground) {
   CHECK(rd_compile(s, &m) == RD_OK);
   rd_destroySpec(&s);
   CHECK(m && rd_createData(m, &d) == RD_OK);
-  for (unsigned seed = 1; d && seed <= 3; seed++) {
+  for (unsigned seed = 1; d && seed <= 6; seed++) {
+    gafd_spatial = seed > 3;  // the body, then the spatial form
     double e1 = gafd_check(m, d, 0.37, 2.0, 3.0, seed, 1);
     double e2 = gafd_check(m, d, 0.37, 5.0, 0.7, seed + 10, 1);
-    printf("bushing%s: FD mismatch %.2e / %.2e\n", ground ? " to ground" : "", e1, e2);
+    printf("bushing%s (%s form): FD mismatch %.2e / %.2e\n", ground ? " to ground" : "",
+           gafd_spatial ? "spatial" : "body", e1, e2);
     CHECK(e1 < 1e-7 && e2 < 1e-7);
   }
+  gafd_spatial = 0;
   // d = 0 in the initial configuration: no force, no energy
   double ke, pe;
   CHECK(rd_getEnergy(m, d, &ke, &pe) == RD_OK);

@@ -174,11 +174,14 @@ static void fd_check(rdSpec* s, const char* what) {
   CHECK_MSG(st == RD_OK, "%s: %s", what, rd_lastError(ctx));
   st = st ? st : rd_createData(m, &d);
   CHECK_MSG(st == RD_OK, "%s: %s", what, rd_lastError(ctx));
-  for (unsigned seed = 1; !st && seed <= 3; seed++) {
+  for (unsigned seed = 1; !st && seed <= 6; seed++) {
+    gafd_spatial = seed > 3;  // the body, then the spatial form
     double e1 = gafd_check(m, d, 0.37, 2.0, 3.0, seed, 1);
     double e2 = gafd_check(m, d, 0.37, 5.0, 0.7, seed + 10, 1);
-    CHECK_MSG(e1 < 1e-7 && e2 < 1e-7, "%s: relative mismatch %.3e / %.3e", what, e1, e2);
+    CHECK_MSG(e1 < 1e-7 && e2 < 1e-7, "%s (%s form): relative mismatch %.3e / %.3e", what,
+              gafd_spatial ? "spatial" : "body", e1, e2);
   }
+  gafd_spatial = 0;
   rd_destroyData(&d);
   rd_destroyModel(&m);
 }

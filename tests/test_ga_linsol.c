@@ -178,16 +178,24 @@ static void same_trajectory(void) {
     CHECK_MSG(e < 1e-10, "%s vs klu: %.3e", names[k], e);
   }
   top("klu", 1, x, &nf);
-  double e = 0;
+  double eq = 0, ev = 0;
   for (int i = 0; i < 13; i++) {
-    e = fmax(e, fabs(x[i] - ref[i]) / (1 + fabs(ref[i])));
+    double e = fabs(x[i] - ref[i]) / (1 + fabs(ref[i]));
+    if (i < 7) {
+      eq = fmax(eq, e);
+    } else {
+      ev = fmax(ev, e);
+    }
   }
-  printf("modified Newton: %ld factorizations (full Newton %ld), difference %.3e\n", nf, nf_ref, e);
+  printf("modified Newton: %ld factorizations (full Newton %ld), difference %.3e (q), %.3e (v)\n",
+         nf, nf_ref, eq, ev);
   CHECK(nf < nf_ref);
   // modified Newton stops within the Newton tolerance (atol 1e-10 here), full Newton far inside
-  // it; the velocities carry the difference times gamma / (beta h) = 2000 (test_ga_modified.c
-  // checks it in units of the tolerance)
-  CHECK(e < 1e-6);
+  // it: after n = 200 steps the positions differ by up to n atol = 2e-8 (measured 2.5e-8, spatial
+  // form), the velocities by gamma / (beta h) = 2000 times that, 4e-5 (measured 1.8e-6 in the
+  // body z angular velocity, spatial form; 3.1e-7 body form). test_ga_modified.c checks it in
+  // units of the tolerance
+  CHECK_MSG(eq < 1e-7 && ev < 4e-5, "%.3e (q), %.3e (v)", eq, ev);
 }
 
 

@@ -11,6 +11,7 @@
 #include "solver/genalpha.h"
 #include "src/model/data_impl.h"
 #include "tests/support/ga_fd.h"
+#include "tests/support/models.h"
 #include "tests/test_macros.h"
 
 static rdSpec* base(rdContext* ctx, int kindA, int kindB) {
@@ -65,7 +66,8 @@ static void body(rdSpec* s, const char* name, int node, double cx, double cz) {
 }
 
 
-// compile, make data, check the matrix at three random states and two coefficient pairs
+// compile, make data, check the matrix at three random states and two coefficient pairs, in
+// the body and the spatial form
 static void check(rdSpec* s, const char* what) {
   rdContext* ctx = rds_context(s);
   rdModel* m = NULL;
@@ -80,11 +82,14 @@ static void check(rdSpec* s, const char* what) {
   st = rd_createData(m, &d);
   CHECK_MSG(st == 0, "%s: %s", what, rd_lastError(ctx));
   if (!st) {
-    for (unsigned seed = 1; seed <= 3; seed++) {
+    for (unsigned seed = 1; seed <= 6; seed++) {
+      gafd_spatial = seed > 3;
       double e1 = gafd_check(m, d, 0.37, 2.0, 3.0, seed, 1);
       double e2 = gafd_check(m, d, 0.37, 5.0, 0.7, seed + 10, 1);
-      CHECK_MSG(e1 < 1e-7 && e2 < 1e-7, "%s: relative mismatch %.3e / %.3e", what, e1, e2);
+      CHECK_MSG(e1 < 1e-7 && e2 < 1e-7, "%s (%s form): relative mismatch %.3e / %.3e", what,
+                gafd_spatial ? "spatial" : "body", e1, e2);
     }
+    gafd_spatial = 0;
   }
   rd_destroyData(&d);
   rd_destroyModel(&m);
@@ -175,22 +180,22 @@ static void stab_res(const rdModel* m, rdData* d, double t, const double* qn, co
                      const double* v0, const double* vd0, const double* lam0, double bp,
                      const double* x, double* r) {
   int nn = m->nnode;
-  double q[14], v[12], vd[12], lam[12];
+  double q[14], v[12], vd[12], lam[12], vb[12], vdb[12], map[2 * RD_ASM_SPATIAL];
   gafd_config(m, qn, psi, x, q);
+  gafd_increment(m, qn, psi, x, vb);
   memcpy(v, v0, sizeof(double) * 6 * (size_t)nn);
   memcpy(vd, vd0, sizeof(double) * 6 * (size_t)nn);
-  for (int i = 0; i < nn; i++) {
-    for (int k = 0; k < (m->node_kind[i] == RD_NODE_RIGID ? 6 : 3); k++) {
-      v[6 * i + k] += x[m->node_dof[i] + k];
-      vd[6 * i + k] += bp * x[m->node_dof[i] + k];
-    }
+  for (int k = 0; k < 6 * nn; k++) {
+    v[k] += vb[k];
+    vd[k] += bp * vb[k];
   }
   for (int k = 0; k < m->nconstraint; k++) {
     lam[k] = lam0[k] + x[m->ndof + k];
   }
-  rdAsmCoef c = {0, 0, 0, NULL};
+  gafd_body(m, q, v, vd, NULL, vb, vdb, map);
+  rdAsmCoef c = {0, 0, 0, NULL, NULL};
   rdAsmStab st = {1, 0, NULL, NULL};
-  rd_assembleEx(m, d, t, q, v, vd, lam, &c, &st, r, NULL, NULL);
+  rd_assembleEx(m, d, t, q, vb, vdb, lam, &c, &st, r, NULL, NULL);
 }
 
 
@@ -203,6 +208,7 @@ static double stab_fd(const rdModel* m, rdData* d, double t, unsigned seed, doub
   double qn[14], psi[6] = {0}, v[12], vd[12], lam[12] = {0}, x[NMAX] = {0};
   double rp[NMAX], rm[NMAX], A[NMAX * NMAX] = {0}, Ax[NMAX * NMAX];
   double BT[2 * RD_ASM_BSTRIDE], q[14], E[144], phip[12], phim[12];
+  double vb[12], vdb[12], map[2 * RD_ASM_SPATIAL];
   srand(seed);
   memcpy(qn, d->s.q, sizeof(double) * 7 * (size_t)nn);
   for (int i = 0; i < nn; i++) {
@@ -220,9 +226,9 @@ static double stab_fd(const rdModel* m, rdData* d, double t, unsigned seed, doub
   }
   double bp = 2.0;
   gafd_config(m, qn, psi, x, q);
-  rdAsmCoef c = {bp, 1, 1, psi};
+  rdAsmCoef c = {bp, 1, 1, psi, gafd_body(m, q, v, vd, psi, vb, vdb, map)};
   rdAsmStab st = {1, 1, NULL, BT};
-  rd_assembleEx(m, d, t, q, v, vd, lam, &c, &st, rp, NULL, Ax);
+  rd_assembleEx(m, d, t, q, vb, vdb, lam, &c, &st, rp, NULL, Ax);
   const rdPattern* P = m->pattern;
   for (int col = 0; col < N; col++) {
     for (int p = P->Ap[col]; p < P->Ap[col + 1]; p++) {
@@ -273,8 +279,9 @@ static double stab_fd(const rdModel* m, rdData* d, double t, unsigned seed, doub
         }
       }
       gafd_config(m, qn, psi, dx, q);
-      rdAsmCoef c0 = {0, 0, 0, NULL};
-      rd_assemble(m, d, t, q, v, vd, lam, &c0, rp, NULL, NULL);
+      gafd_body(m, q, v, vd, NULL, vb, vdb, map);
+      rdAsmCoef c0 = {0, 0, 0, NULL, NULL};
+      rd_assemble(m, d, t, q, vb, vdb, lam, &c0, rp, NULL, NULL);
       memcpy(sgn ? phim : phip, rp + m->ndof, sizeof(double) * (size_t)nc);
     }
     for (int i = 0; i < nc; i++) {
@@ -317,13 +324,17 @@ static void stabilized_blocks(void) {
     // moving joints: phi_t is itself a central difference (step 1e-6 in t), so the outer
     // differences need a larger step and a looser bound
     int moving = cases[k].type == RD_JOINT_PRESCRIBED || cases[k].type == RD_JOINT_ROTATION_CONTROL;
-    for (unsigned seed = 1; !st && seed <= 3; seed++) {
+    for (unsigned seed = 1; !st && seed <= 6; seed++) {
+      gafd_spatial = seed > 3;
+      const char* form = gafd_spatial ? "spatial" : "body";
       double e = stab_fd(m, d, 0.37, seed, moving ? 1e-4 : 1e-6);
-      CHECK_MSG(e < (moving ? 1e-6 : 1e-7), "%s: stabilized blocks, relative mismatch %.3e",
-                cases[k].name, e);
+      CHECK_MSG(e < (moving ? 1e-6 : 1e-7),
+                "%s (%s form): stabilized blocks, relative mismatch %.3e", cases[k].name, form, e);
       double e3 = gafd_check(m, d, 0.37, 2.0, 3.0, seed, 1);
-      CHECK_MSG(e3 < 1e-7, "%s: index-3 blocks, relative mismatch %.3e", cases[k].name, e3);
+      CHECK_MSG(e3 < 1e-7, "%s (%s form): index-3 blocks, relative mismatch %.3e", cases[k].name,
+                form, e3);
     }
+    gafd_spatial = 0;
     rd_destroyData(&d);
     rd_destroyModel(&m);
   }
@@ -437,6 +448,59 @@ static void test_joints(rdContext* ctx) {
 }
 
 
+// beams (two 3-node elements along x, B3 section with damping and a centre-of-mass offset,
+// gravity, a follower distributed load, clamped at the root) in both rotation fields and both
+// virtual rotations
+static void test_beams(rdContext* ctx) {
+  for (int k = 0; k < 4; k++) {
+    rdSpec* s = NULL;
+    rd_createSpec(ctx, &s);
+    double K[36], M[36], g[3] = {0.3, -1, -9.81}, station = 0;
+    memcpy(K, model_b3Stiffness, sizeof(K));
+    model_diag6(M, model_b3Mass);
+    M[6 * 4 + 2] = M[6 * 2 + 4] = 0.01;  // a centre-of-mass offset in the section plane
+    M[6 * 5 + 1] = M[6 * 1 + 5] = -0.01;
+    rds_setGravity(s, g);
+    int nodes[5];
+    for (int i = 0; i < 5; i++) {
+      rdNodeDef n = rd_defaultNodeDef();
+      char label[8];
+      snprintf(label, sizeof(label), "n%d", i);
+      n.name = label;
+      n.position[0] = 0.5 * i;
+      nodes[i] = rds_addNode(s, &n);
+    }
+    for (int e = 0; e < 2; e++) {
+      rdBeamDef b = rd_defaultBeamDef();
+      b.name = e ? "beam1" : "beam0";
+      b.nnode = 3;
+      b.nodes = nodes + 2 * e;
+      b.nstation = 1;
+      b.station = &station;
+      b.stiffness = K;
+      b.mass = M;
+      b.span[0] = 0.5 * e;
+      b.span[1] = 0.5 * (e + 1);
+      for (int c = 0; c < 6; c++) {
+        b.damping[c] = 1e-3 * (c + 1);
+      }
+      b.rotation_field = k % 2 ? RD_BEAM_ROTATION_DISPLACEMENT : RD_BEAM_ROTATION_TOTAL;
+      b.virtual_rotation =
+          k / 2 ? RD_BEAM_VIRTUAL_ROTATION_INTERPOLATED : RD_BEAM_VIRTUAL_ROTATION_FIELD;
+      b.force[2] = 2;
+      b.moment[0] = 0.5;
+      b.load_frame = RD_FRAME_BODY;
+      rds_addBeam(s, &b);
+    }
+    model_addClamp(s, nodes[0]);
+    char name[96];
+    snprintf(name, sizeof(name), "beam, %s field, %s virtual rotations",
+             k % 2 ? "displacement" : "total", k / 2 ? "interpolated" : "field");
+    check(s, name);
+  }
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
@@ -445,6 +509,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_springs(ctx));
   TEST_CASE(test_joints(ctx));
   TEST_CASE(stabilized_blocks());
+  TEST_CASE(test_beams(ctx));
   rd_destroyContext(&ctx);
   return TEST_SUMMARY();
 }

@@ -306,7 +306,7 @@ static double tangent_mismatch(double spin, unsigned long seed, int et) {
   double* rp = malloc(sizeof(double) * (size_t)N);
   double* rm = malloc(sizeof(double) * (size_t)N);
   double eps = 1e-6;
-  rdAsmCoef none = {0, 0, 0, NULL};
+  rdAsmCoef none = {0, 0, 0, NULL, NULL};
   for (int sgn = 1; sgn >= -1; sgn -= 2) {
     perturbed(m, d->s.q, v0, vd0, w, y, sgn * eps, q, v, vd);
     for (int k = 0; k < nc; k++) {

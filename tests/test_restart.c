@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Exact restart: a run resumed from a checkpoint matches the uninterrupted run bit for bit, for
-// every method that can integrate the model; bad checkpoints are refused without harm.
+// every method that can integrate the model, also with adaptive steps (whose uninterrupted run
+// stops at the checkpoint's time too: the last step lands there); bad checkpoints are refused
+// without harm.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 // modified (a linear solver name, NULL for none): solver.modified_newton = true with that
 // solver (generalized-alpha keeps its factorization across steps; the checkpoint carries it)
 static rdModel* build(rdContext* ctx, const char* method, int extra_node, const char* modified,
-                      int nudge) {
+                      int nudge, int adaptive) {
   rdSpec* s = NULL;
   rd_createSpec(ctx, &s);
   rdNodeDef n = rd_defaultNodeDef();
@@ -52,6 +54,10 @@ static rdModel* build(rdContext* ctx, const char* method, int extra_node, const 
     rds_setOption(s, "solver.modified_newton", "true");
     rds_setOption(s, "solver.linear_solver", modified);
   }
+  if (adaptive) {
+    rds_setOption(s, "solver.adaptive", "true");
+    rds_setOption(s, "solver.tolerance", "1e-4");
+  }
   return model_compile(s);
 }
 
@@ -76,8 +82,8 @@ static int same_state(const rdModel* m, const rdData* a, const rdData* b) {
 
 
 static void test_method(rdContext* ctx, const char* method, const char* modified, int nudge,
-                        const char* path, int* tested, const char** first_ok) {
-  rdModel* m = build(ctx, method, 0, modified, nudge);
+                        int adaptive, const char* path, int* tested, const char** first_ok) {
+  rdModel* m = build(ctx, method, 0, modified, nudge, adaptive);
   rdData *full = NULL, *first = NULL, *resumed = NULL;
   if (!m || rd_createData(m, &full) != RD_OK) {
     rd_destroyModel(&m);
@@ -89,6 +95,7 @@ static void test_method(rdContext* ctx, const char* method, const char* modified
   rd_createData(m, &first);
   rd_createData(m, &resumed);
   CHECK(rd_initialize(m, full) == RD_OK);
+  CHECK(!adaptive || rd_advance(m, full, 0.37, NULL, NULL) == RD_OK);
   CHECK(rd_advance(m, full, 1.0, NULL, NULL) == RD_OK);
   // interrupted run: to 0.37, checkpoint, resume in fresh data, continue to 1
   CHECK(rd_initialize(m, first) == RD_OK);
@@ -97,14 +104,20 @@ static void test_method(rdContext* ctx, const char* method, const char* modified
   CHECK(rd_readCheckpoint(m, resumed, path) == RD_OK);
   CHECK(rd_isInitialized(resumed));
   CHECK(rd_advance(m, resumed, 1.0, NULL, NULL) == RD_OK);
-  CHECK_MSG(same_state(m, full, resumed), "method %s%s%s%s: resumed run differs", method,
+  CHECK_MSG(same_state(m, full, resumed), "method %s%s%s%s%s: resumed run differs", method,
             modified ? ", modified Newton with " : "", modified ? modified : "",
-            nudge ? "" : ", weight only");
+            nudge ? "" : ", weight only", adaptive ? ", adaptive" : "");
   rdStats a, b;
   rd_getStats(full, &a);
   rd_getStats(resumed, &b);
   CHECK(a.steps == b.steps && a.load_evaluations == b.load_evaluations);
   CHECK(a.newton_iterations == b.newton_iterations);
+  CHECK(a.error_estimate == b.error_estimate && a.error_rejections == b.error_rejections);
+  if (adaptive) {
+    printf("%s adaptive: %ld steps (%ld rejected), h from %.3g to %.3g\n", method, a.steps,
+           a.error_rejections, a.min_step, a.max_step);
+    CHECK(a.min_step < a.max_step);  // the step did adapt
+  }
   rd_destroyData(&full);
   rd_destroyData(&first);
   rd_destroyData(&resumed);
@@ -115,7 +128,7 @@ static void test_method(rdContext* ctx, const char* method, const char* modified
 // loads held by rd_setNodeLoad and the redundancy counts travel in the checkpoint: a host
 // that resumes without setting its loads again continues the same run bit for bit
 static void test_held_loads(rdContext* ctx, const char* path) {
-  rdModel* m = build(ctx, "generalized_alpha", 0, NULL, 0);
+  rdModel* m = build(ctx, "generalized_alpha", 0, NULL, 0, 0);
   rdData *full = NULL, *first = NULL, *resumed = NULL;
   CHECK(rd_createData(m, &full) == RD_OK);
   rd_createData(m, &first);
@@ -139,8 +152,8 @@ static void test_held_loads(rdContext* ctx, const char* path) {
 
 
 static void test_bad_files(rdContext* ctx, const char* method, const char* path) {
-  rdModel* m = build(ctx, method, 0, NULL, 1);
-  rdModel* other = build(ctx, method, 1, NULL, 1);
+  rdModel* m = build(ctx, method, 0, NULL, 1, 0);
+  rdModel* other = build(ctx, method, 1, NULL, 1, 0);
   rdData *d = NULL, *e = NULL;
   if (rd_createData(m, &d) != RD_OK || rd_createData(other, &e) != RD_OK) {
     rd_destroyData(&d);
@@ -288,7 +301,7 @@ static void test_header(rdContext* ctx, const char* path) {
   CHECK(m && rd_createData(m, &d) == RD_OK);
   CHECK(rd_initialize(m, d) == RD_OK);
   CHECK(rd_advance(m, d, 0.1, NULL, NULL) == RD_OK);
-  const long t_at = 48;  // offset of the time in the header (version 5)
+  const long t_at = 48;  // offset of the time in the header (version 6)
   double values[2] = {NAN, -5};
   for (int k = 0; k < 2; k++) {
     CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
@@ -327,14 +340,20 @@ int main(int argc, char** argv) {
   for (int nudge = 1; nudge >= 0; nudge--) {
     for (int k = 0; k < RD_METHOD_COUNT; k++) {
       if (k != RD_METHOD_STATIC) {
-        TEST_CASE(test_method(ctx, rd_methodName(k), NULL, nudge, path, &tested, &first_ok));
+        TEST_CASE(test_method(ctx, rd_methodName(k), NULL, nudge, 0, path, &tested, &first_ok));
       }
+    }
+  }
+  // adaptive steps: the controller's state travels in the checkpoint
+  for (int k = 0; k < RD_METHOD_COUNT; k++) {
+    if (k != RD_METHOD_STATIC) {
+      TEST_CASE(test_method(ctx, rd_methodName(k), NULL, 1, 1, path, &tested, &first_ok));
     }
   }
   // the factorization kept across steps by modified Newton, with every linear solver
   const char* linsol[] = {"klu", "umfpack", "dense"};
   for (int k = 0; k < 3; k++) {
-    TEST_CASE(test_method(ctx, "generalized_alpha", linsol[k], 1, path, &tested, &first_ok));
+    TEST_CASE(test_method(ctx, "generalized_alpha", linsol[k], 1, 0, path, &tested, &first_ok));
   }
   TEST_CASE(test_held_loads(ctx, path));
   printf("restart checked for %d methods\n", tested);

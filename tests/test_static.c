@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Static analysis against exact equilibria: spring-mass, a pendulum held by a joint torque, a
 // large rotation on a torsional bushing, load-increment cutting; the culprit of a singular
-// stiffness matrix (a free beam).
+// stiffness matrix (a free beam); body loads growing with the load factor: a cantilever under its
+// own weight against the closed form (small deflection) and the plane Reissner elastica computed
+// here (large deflection).
 #include <math.h>
 #include <string.h>
 
@@ -66,10 +68,15 @@ static void spring_mass(double k3) {
 
 
 // a body hanging from a revolute joint (axis y at the origin, COM at (0, 0, -L) in the body)
-// turned by the joint torque tau t against gravity: m g L sin(theta) = -tau t
+// turned by the joint torque tau t^2 against gravity, which grows with the load factor t (the
+// final time 1): m g t L sin(theta) = -tau t^2
 static rdSpec* pendulum(rdContext* ctx, double h, int load_steps, double tau) {
   rdSpec* s = spec(ctx, h, load_steps);
-  int f = model_addRamp(s);
+  rdTimeFnDef fd = rd_defaultTimeFnDef();
+  fd.name = "t2";
+  fd.type = RD_TIMEFN_EXPRESSION;
+  fd.expression = "t*t";
+  int f = rds_addTimeFn(s, &fd);
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "arm";
   int node =
@@ -253,6 +260,135 @@ static void free_beam(void) {
     rd_destroyData(&d);
     rd_destroyModel(&m);
   }
+}
+
+
+// the plane Reissner elastica of a cantilever along z under a dead load q per length along x:
+// EI theta'' = -q (L - s) z', r' = (1 + N/EA) t + (V/GA) n with t = (sin theta, cos theta),
+// n = (cos theta, -sin theta) in (x, z), N = F.t, V = F.n, F = q (L - s) e_x; theta(0) = 0 and
+// theta'(L) = 0 by shooting on theta'(0) (bisection), RK4 with n steps; the tip in x, z
+static void elastica(double q, double EI, double EA, double GA, double L, int n, double* x,
+                     double* z) {
+  double lo = 0, hi = 2 * q * L * L / EI, y[4] = {0};
+  for (int it = 0; it < 200; it++) {
+    double k0 = 0.5 * (lo + hi), hs = L / n;
+    double st[4] = {0, k0, 0, 0};  // theta, theta', x, z
+    for (int i = 0; i < n; i++) {
+      double k[4][4], w[4];
+      for (int c = 0; c < 4; c++) {
+        static const double a[4] = {0, 0.5, 0.5, 1};
+        double sc = hs * i + a[c] * hs;
+        for (int j = 0; j < 4; j++) {
+          w[j] = st[j] + (c ? a[c] * hs * k[c - 1][j] : 0);
+        }
+        double F = q * (L - sc), sn = sin(w[0]), cs = cos(w[0]);
+        double eps = F * sn / EA, gam = F * cs / GA;
+        double xp = (1 + eps) * sn + gam * cs, zp = (1 + eps) * cs - gam * sn;
+        k[c][0] = w[1];
+        k[c][1] = -q * (L - sc) * zp / EI;
+        k[c][2] = xp;
+        k[c][3] = zp;
+      }
+      for (int j = 0; j < 4; j++) {
+        st[j] += hs / 6 * (k[0][j] + 2 * k[1][j] + 2 * k[2][j] + k[3][j]);
+      }
+    }
+    if (st[1] > 0) {
+      hi = k0;
+    } else {
+      lo = k0;
+    }
+    memcpy(y, st, sizeof(y));
+  }
+  *x = y[2];
+  *z = y[3];
+}
+
+
+// the tip of input/beam/self_weight.yaml with overrides, at the end of every static step
+typedef struct {
+  int n;
+  double t[8], x[8], z[8];
+} tipRows;
+
+static int tip_row(const rdModel* m, const rdData* d, void* user) {
+  tipRows* r = user;
+  double x[3];
+  rd_getNodeState(m, d, rd_findNode(m, "beam_24"), x, NULL, NULL, NULL, NULL);
+  if (r->n < 8) {
+    r->t[r->n] = rd_time(d);
+    r->x[r->n] = x[0];
+    r->z[r->n++] = x[2];
+  }
+  return 0;
+}
+
+
+static int self_weight_run(rdContext* ctx, const char* const* set, int nset, tipRows* rows,
+                           rdStats* stats) {
+  rdModel* m = NULL;
+  rdData* d = NULL;
+  memset(rows, 0, sizeof(*rows));
+  int st = model_openDeck(ctx, "input/beam/self_weight.yaml", set, nset, &m, &d);
+  if (st == RD_OK) {
+    st = rd_advance(m, d, 1.0, tip_row, rows);
+    rd_getStats(d, stats);
+    if (st != RD_OK) {
+      printf("self weight: %s\n", rd_lastError(ctx));
+    }
+  }
+  rd_destroyData(&d);
+  rd_destroyModel(&m);
+  return st;
+}
+
+
+// a cantilever under its own weight (input/beam/self_weight.yaml: one 25-node element, L = 1,
+// EI = 1, EA = GA = 1e7,
+// q = 10.197 * 9.806 N/m along x): gravity grows with the load factor, so the static steps of a
+// run end on the equilibria at the loads t q, and cutting a load step reduces the load. The
+// element is p-converged: 7.6e-11 from the elastica at full load (9 nodes: 7.8e-3; 17: 1.6e-6)
+static void self_weight(void) {
+  rdContext* ctx = NULL;
+  rd_createContext(&ctx, NULL);
+  const double q = 10.197 * 9.806, EI = 1, EA = 1e7, GA = 1e7, L = 1;
+  double x4, z4, x8, z8;
+  elastica(q, EI, EA, GA, L, 4000, &x4, &z4);
+  elastica(q, EI, EA, GA, L, 8000, &x8, &z8);
+  printf("self weight: elastica tip (%.12f, %.12f), RK4 4000 vs 8000 steps %.1e\n", x8, z8,
+         fmax(fabs(x4 - x8), fabs(z4 - z8)));
+  // four static steps of a quarter of the load each, load_steps 10 (the deck's)
+  const char* quarter[] = {"solver.time_step=0.25"};
+  tipRows r;
+  rdStats s;
+  CHECK(self_weight_run(ctx, quarter, 1, &r, &s) == RD_OK);
+  CHECK(r.n == 4 && s.rejected_steps == 0);
+  double worst = 0;
+  for (int k = 0; k < r.n; k++) {
+    double xe, ze;
+    elastica(q * r.t[k], EI, EA, GA, L, 8000, &xe, &ze);
+    double e = fmax(fabs(r.x[k] - xe), fabs(r.z[k] - ze));
+    printf("  load factor %.2f: tip (%.12f, %.12f), elastica (%.12f, %.12f), %.2e\n", r.t[k],
+           r.x[k], r.z[k], xe, ze, e);
+    worst = fmax(worst, e);
+  }
+  CHECK_MSG(worst < 1e-9, "largest difference from the elastica %.3e", worst);
+  // the whole load in one increment: Newton diverges, the cut steps (smaller loads) converge and
+  // reach the same equilibrium
+  const char* one[] = {"solver.load_steps=1"};
+  CHECK(self_weight_run(ctx, one, 1, &r, &s) == RD_OK);
+  printf("  load_steps 1: %ld steps, %ld rejected, tip (%.12f, %.12f)\n", s.steps, s.rejected_steps,
+         r.x[0], r.z[0]);
+  CHECK(s.rejected_steps > 0 && r.n == 1);
+  CHECK(fabs(r.x[0] - x8) < 1e-9 && fabs(r.z[0] - z8) < 1e-9);
+  // small deflection (q / 1e4): Timoshenko, w = q L^4 / (8 EI) + q L^2 / (2 GA), to the
+  // geometric nonlinearity (w / L)^2 ~ 1e-6 relative
+  const char* small[] = {"gravity=[9.806e-4, 0, 0]"};
+  CHECK(self_weight_run(ctx, small, 1, &r, &s) == RD_OK);
+  double qs = q * 1e-4, w = qs * L * L * L * L / (8 * EI) + qs * L * L / (2 * GA);
+  printf("  small deflection: tip x %.12e, closed form %.12e, relative %.2e\n", r.x[0], w,
+         fabs(r.x[0] / w - 1));
+  CHECK(fabs(r.x[0] / w - 1) < 1e-5);
   rd_destroyContext(&ctx);
 }
 
@@ -265,5 +401,6 @@ int main(int argc, char** argv) {
   TEST_CASE(cutting());
   TEST_CASE(driven());
   TEST_CASE(free_beam());
+  TEST_CASE(self_weight());
   return TEST_SUMMARY();
 }

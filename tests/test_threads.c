@@ -201,7 +201,7 @@ static void failing(rdContext* ctx, const rdModel* m, const int* bad, int nbad, 
   }
   double* r = calloc((size_t)(m->ndof + m->nconstraint), sizeof(double));
   double* Ax = calloc((size_t)m->pattern->nnz, sizeof(double));
-  rdAsmCoef c = {1, 1, 1, NULL};
+  rdAsmCoef c = {1, 1, 1, NULL, NULL};
   int st = rd_assemble(m, d, 0, d->s.q, d->s.v, d->s.vd, d->s.lambda, &c, r, NULL, Ax);
   CHECK_MSG(st == RD_RECOVER_NEWTON, "status %d", st);
   snprintf(msg, (size_t)size, "%s", rd_lastError(ctx));

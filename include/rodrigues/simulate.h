@@ -28,6 +28,11 @@ typedef struct rdStats_ {
                                // solver.redundant_constraints = remove; rd_getRedundantConstraints)
   int unchecked_constraints;   // equations on loops too large for the dense check (not checked)
   int max_newton_iterations;   // most Newton iterations of one accepted step
+  double error_estimate;       // sum of the local error estimates of the accepted steps (m, rad):
+                               // an estimate of the global error (docs/generalized_alpha.md)
+  double max_local_error;      // largest local error estimate of an accepted step
+  long error_rejections;       // steps rejected because the estimate was too large (adaptive)
+  double max_step;             // largest step size used
 } rdStats;
 
 #define RD_STEPCUT_LOG 16      // rejected steps whose details a data keeps (the first ones)
@@ -69,7 +74,8 @@ RD_API int rd_initialize(const rdModel* model, rdData* data);
 
 // Advance by one step of size h > 0 (the model's solver.time_step if h == 0). Implicit steppers
 // cut the step and retry internally on a recoverable failure (solver.max_step_cuts) and still
-// end at t + h. Returns RD_OK, a negative error, or a positive status if recovery failed.
+// end at t + h. With solver.adaptive the interval to t + h is covered by steps chosen from the
+// local error estimate. Returns RD_OK, a negative error, or a positive status if recovery failed.
 RD_API int rd_step(const rdModel* model, rdData* data, double h);
 
 // ---------------------------------------------------------------------------------------------
@@ -91,6 +97,8 @@ RD_API int rd_stepBegin(const rdModel* model, rdData* data, double h);
 // two halves, each a stepBegin/stepEnd pair), < 0 fatal. Either way the step is over.
 // RD_ERR_STATE without a matching rd_stepBegin. Without host intervention, rd_stepBegin then
 // rd_stepEnd gives bit for bit the results of rd_step (which in addition cuts failed steps).
+// The host chooses h: solver.adaptive does not apply here (the step's error estimate is added to
+// rdStats.error_estimate, to guide the host).
 RD_API int rd_stepEnd(const rdModel* model, rdData* data);
 
 // Hold a load on node `node`: force and moment about the node, both global (NULL: zero). It is
@@ -120,7 +128,10 @@ RD_API int rd_setStepCallback(rdData* data, rdStepCallback fn, void* user);
 
 // Advance to time `tend` with the model's time step (the last step is shortened to land on
 // tend), calling `observer` (may be NULL) every output.every steps and at tend, and the data's
-// step callback (rd_setStepCallback) after every step.
+// step callback (rd_setStepCallback) after every step. With solver.adaptive the steps follow the
+// local error estimate and the observer sees the state interpolated at start_time + k
+// output.every time_step (and at tend); a checkpoint of such an interpolated state is refused
+// (RD_ERR_STATE).
 RD_API int rd_advance(const rdModel* model, rdData* data, double tend, rdObserver observer,
                       void* user);
 

@@ -608,6 +608,22 @@ RG_HOT int rg_commit(const rdModel* m, rdData* d, rgView* v, double t, int frame
                       v->method, m->elem[b->elem].def.u.body.name, m->node_name[b->node], t);
     }
   }
+  // the local error monitor of fixed-step runs: the third-order Taylor term h^3/6 q''' with
+  // h q''' = the change of the (angular and rotation point's) acceleration, the difference
+  // between explicit Newmark (beta = 0) and the linear-acceleration rule (beta = 1/6)
+  double h = t - d->s.t, el = 0;
+  for (int i = 0; i < v->nb; i++) {
+    const rgBody* b = &v->body[i];
+    const rgScratch* sc = &v->sc[i];
+    double dA[3];
+    v3_sub(dA, sc->A, d->s.vd + 6 * b->node + 3);
+    el = fmax(el, v3_norm(dA));
+    if (!b->pinned) {
+      v3_sub(dA, sc->ar, v->mem[i].ar);
+      el = fmax(el, v3_norm(dA));
+    }
+  }
+  d->step_error = h * h / 6 * el;
   for (int i = 0; i < v->nb; i++) {
     const rgBody* b = &v->body[i];
     const rgScratch* sc = &v->sc[i];

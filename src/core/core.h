@@ -63,8 +63,14 @@ int rd_raise(rdContext* ctx, int status, const char* file, int line, const char*
 #define RD_ERROR(ctx, status, ...) \
   rd_raise((ctx), (status), __FILE__, __LINE__, __func__, __VA_ARGS__)
 
-// kinds of warning (rd_warnOnce): renamed options take 0 .. (their count - 1) (options.c)
-#define RD_WARN_CHECKPOINT_CHANGED 31  // a checkpoint resumed with a changed model
+// kinds of warning (rd_warnOnce), one bit each of rdContext.warned (0..31): the renamed options
+// take 0 .. (their count - 1), their indices in the table of renamed keys (options.c); the others
+// count down from 31
+enum {
+  RD_WARN_CHECKPOINT_CHANGED = 31,  // a checkpoint resumed with a changed model
+  RD_WARN_ADAPTIVE_INDEX3 = 30,     // solver.adaptive switched index 3 to the stabilized form
+  RD_WARN_ERROR_ESTIMATE = 29       // a fixed-step run's error estimates passed solver.tolerance
+};
 
 // pass a warning (message from fmt) to ctx's warning handler, unless warning `kind` (0..31, one
 // per kind of warning) was given in ctx before

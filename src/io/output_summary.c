@@ -52,6 +52,18 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
   rd_jsonKey(f, 2, "time");
   rd_jsonNumber(f, d->s.t);
   fputs(",\n", f);
+  // what the caller should know: a fixed-step run whose error estimates passed the tolerance
+  fputs("  \"warnings\": [", f);
+  if (!m->opt.adaptive && st.error_estimate > m->opt.tolerance) {
+    char w[320];
+    snprintf(w, sizeof(w),
+             "the local error estimates add up to %.3g (m, rad), above solver.tolerance = %g: "
+             "the step is too large for that accuracy (set a smaller solver.time_step, or "
+             "solver.adaptive: true)",
+             st.error_estimate, m->opt.tolerance);
+    rd_jsonString(f, w);
+  }
+  fputs("],\n", f);
 
   // elements of every kind; beams and user elements also on their own
   fprintf(f,
@@ -106,6 +118,16 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
   rd_jsonNumber(f, st.min_step);
   fputs(",\n", f);
   fprintf(f, "    \"max_newton_iterations\": %d,\n", st.max_newton_iterations);
+  rd_jsonKey(f, 4, "max_step");
+  rd_jsonNumber(f, st.steps > 0 ? st.max_step : 0);
+  fputs(",\n", f);
+  // the local error estimates (m, rad): their sum estimates the global error
+  rd_jsonKey(f, 4, "error_estimate");
+  rd_jsonNumber(f, st.error_estimate);
+  fputs(",\n", f);
+  rd_jsonKey(f, 4, "max_local_error");
+  rd_jsonNumber(f, st.max_local_error);
+  fprintf(f, ",\n    \"error_rejections\": %ld,\n", st.error_rejections);
   rd_jsonKey(f, 4, "wall_time");
   rd_jsonNumber(f, wall_time);
   // the first rejected steps: when, how large, why

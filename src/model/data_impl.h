@@ -42,7 +42,15 @@ struct rdData_ {
   int in_step;                     // 1 between rd_stepBegin and rd_stepEnd
   double step_h;                   // the step of rd_stepBegin, as rd_step takes it: (t + h) - t
   double step_tend;                // t + h
-  void* work;                      // stepper scratch, not part of the state
+  double step_error;  // local error estimate of the last step (m, rad), set by the stepper
+                      // (NAN: none; simulate.c estimates it by step doubling)
+  // the step-size controller (solver.adaptive): the next step, and 1 after a rejection (the
+  // step may not grow); saved in checkpoints
+  double ctrl_h;
+  int ctrl_rejected;
+  rdState interp;     // adaptive: a row at an output time between steps, or a step's half
+  int interp_active;  // 1 while d->s is swapped with interp for the observer
+  void* work;         // stepper scratch, not part of the state
   size_t work_size;
   rdStats stats;
   rdStepCut cut[RD_STEPCUT_LOG];  // the first rejected steps (rd_getStepCut)

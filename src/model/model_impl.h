@@ -153,4 +153,9 @@ void rd_modelFree(rdModel* m);
 // RD_RECOVER_NONFINITE for a non-finite value
 int rd_timeFnEval(const rdModel* m, int k, double t, double* value);
 
+// factor of the body loads (gravity, and distributed beam loads without a time function of
+// their own) at time t: 1, except for the static method, whose load factor grows linearly from
+// 0 at solver.start_time to 1 at solver.final_time (then stays 1; 1 if they coincide)
+double rd_bodyLoadFactor(const rdModel* m, double t);
+
 #endif  // RD_MODEL_IMPL_H

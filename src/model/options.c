@@ -33,6 +33,8 @@ static const char* const linsol_names[] = {"auto", "klu", "umfpack", "cholmod", 
 
 static const char* const formulation_names[] = {"index3", "stabilized", NULL};
 
+static const char* const frame_names[] = {"spatial", "body", NULL};
+
 static const char* const redundant_names[] = {"remove", "error", NULL};
 
 static const char* const initial_acc_names[] = {"consistent", "zero", NULL};
@@ -51,6 +53,14 @@ static const optEntry table[] = {
      "final time (s), >= start_time"},
     {"solver.max_step_cuts", OPT_INT, OFF(max_step_cuts), 0, 30, 0, NULL, "8",
      "times a failed step may be halved"},
+    {"solver.adaptive", OPT_BOOL, OFF(adaptive), 0, 1, 0, bool_names, "false",
+     "choose the step from the local error estimate: the estimates of a run add up to at most "
+     "solver.tolerance (time_step is the first step; rows are interpolated at the output times)"},
+    {"solver.tolerance", OPT_REAL, OFF(tolerance), 0, 1e300, 1, NULL, "1e-3",
+     "error the local error estimates of a run may add up to (m, rad): the adaptive steps' "
+     "target; fixed-step runs warn when their estimate exceeds it"},
+    {"solver.max_step", OPT_REAL, OFF(max_step), 0, 1e300, 0, NULL, "0",
+     "adaptive: largest step (s); 0: no limit"},
     {"solver.max_iter", OPT_INT, OFF(max_iter), 1, 1000, 0, NULL, "20",
      "Newton iterations per step"},
     {"solver.atol", OPT_REAL, OFF(atol), 0, 1e300, 1, NULL, "1e-8",
@@ -77,6 +87,10 @@ static const optEntry table[] = {
     {"solver.formulation", OPT_ENUM, OFF(formulation), 0, 0, 0, formulation_names, "index3",
      "generalized-alpha constraints: index3 (positions) or stabilized (positions and "
      "velocities, index 2; needed for rho_inf near 1)"},
+    {"solver.rotation_frame", OPT_ENUM, OFF(rotation_frame), 0, 0, 0, frame_names, "spatial",
+     "generalized-alpha rotation update: spatial (R = exp(psi) R_n, spatial angular velocity; "
+     "more accurate on spinning bodies) or body (R = R_n exp(psi), body angular velocity: the "
+     "default of 0.1, kept for one release)"},
     {"solver.load_steps", OPT_INT, OFF(load_steps), 1, 1000000, 0, NULL, "1",
      "static: initial number of load increments"},
     {"solver.rigid_tolerance", OPT_REAL, OFF(rigid_tol), 0, 1e-2, 1, NULL, "1e-14",

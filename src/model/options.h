@@ -26,6 +26,12 @@ typedef enum rdGaInitialAcc_ {
   RD_GA_START_ZERO             // zero node accelerations and multipliers (a start from rest)
 } rdGaInitialAcc;
 
+// frame of the generalized-alpha rotation update (option solver.rotation_frame)
+typedef enum rdGaFrame_ {
+  RD_GA_SPATIAL = 0,  // R = exp(psi) R_n, spatial angular velocities (default)
+  RD_GA_BODY          // R = R_n exp(psi), body angular velocities (before issue 14)
+} rdGaFrame;
+
 // what to do with redundant constraint equations (option solver.redundant_constraints)
 typedef enum rdRedundantMode_ {
   RD_REDUNDANT_REMOVE = 0,  // drop them, hold their multipliers at zero, report them
@@ -36,9 +42,12 @@ typedef enum rdRedundantMode_ {
 typedef struct rdOptions_ {
   int method;                 // rdMethod
   double start_time;          // s
-  double time_step;           // s, > 0
+  double time_step;           // s, > 0 (adaptive: the first step and the output interval's unit)
   double final_time;          // s, >= start_time
   int max_step_cuts;          // times a step may be halved after a recoverable failure
+  int adaptive;               // step size from the local error estimate (docs/generalized_alpha.md)
+  double tolerance;           // error the local estimates of a run may add up to (m, rad)
+  double max_step;            // adaptive: largest step (s); 0: no limit
   int output_every;           // steps between history rows
   int output_netcdf;          // also write history.nc (CLI)
   int output_netcdf_deflate;  // history.nc: deflate level 0..9 (0: none), shuffle when > 0
@@ -53,9 +62,10 @@ typedef struct rdOptions_ {
   double redundant_tol;  // relative pivot of the rank-revealing QR below which an equation is
                          // dependent
   // generalized-alpha
-  double rho_inf;   // spectral radius at infinity, [0, 1]
-  int formulation;  // rdGaFormulation
-  int initial_acc;  // rdGaInitialAcc
+  double rho_inf;      // spectral radius at infinity, [0, 1]
+  int formulation;     // rdGaFormulation
+  int initial_acc;     // rdGaInitialAcc
+  int rotation_frame;  // rdGaFrame
   // static
   int load_steps;  // initial number of load increments
   // rigid-body steppers: inner Newton solves for the incremental rotation / acceleration

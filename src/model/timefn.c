@@ -20,6 +20,19 @@ static int locate(const double* ts, int n, double t) {
 }
 
 
+double rd_bodyLoadFactor(const rdModel* m, double t) {
+  if (m->opt.method != RD_METHOD_STATIC) {
+    return 1;
+  }
+  double span = m->opt.final_time - m->opt.start_time;
+  if (!(span > 0)) {
+    return 1;
+  }
+  double f = (t - m->opt.start_time) / span;
+  return f < 0 ? 0 : f > 1 ? 1 : f;
+}
+
+
 int rd_timeFnEval(const rdModel* m, int k, double t, double* value) {
   if (k == RD_NO_TIMEFN) {
     *value = 1;

@@ -23,7 +23,7 @@
 #include "src/model/model_impl.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 5u
+#define CKPT_VERSION 6u
 
 // differences listed in a message, at most
 #define CKPT_MAX_LISTED 8
@@ -44,6 +44,10 @@ typedef struct {
   int32_t redundant_constraints, unchecked_constraints;
   int32_t hostload_set, nentry;
   double min_rcond, min_step, wall_time;
+  // the error estimates and the step-size controller (solver.adaptive)
+  double error_estimate, max_local_error, max_step, step_error, ctrl_h;
+  int64_t error_rejections;
+  int32_t ctrl_rejected, reserved2;
   uint64_t payload_size;  // bytes of the state arrays
   uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
   uint64_t checksum;      // FNV-1a of the whole file, this field taken as 0
@@ -343,6 +347,12 @@ static int check_pair(const rdModel* m, const rdData* d, const char* path, const
     return RD_ERROR(m->ctx, RD_ERR_STATE, "%s: inside a step (rd_stepBegin without rd_stepEnd)",
                     fn);
   }
+  if (d->interp_active) {
+    return RD_ERROR(m->ctx, RD_ERR_STATE,
+                    "%s: the state of an output row between adaptive steps (an interpolation, "
+                    "not a state to continue from): call it after rd_advance returns",
+                    fn);
+  }
   return RD_OK;
 }
 
@@ -402,6 +412,13 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.min_step = d->stats.min_step;
   h.wall_time = d->stats.wall_time;
   h.payload_size = payload_size(m, d);
+  h.error_estimate = d->stats.error_estimate;
+  h.max_local_error = d->stats.max_local_error;
+  h.max_step = d->stats.max_step;
+  h.error_rejections = d->stats.error_rejections;
+  h.step_error = d->step_error;
+  h.ctrl_h = d->ctrl_h;
+  h.ctrl_rejected = d->ctrl_rejected;
   // the stepper's history outside the state (e.g. the linear solver's pivot order)
   const rdStepper* stp = rd_modelStepper(m);
   size_t hsize = history_size(m, d);
@@ -486,6 +503,14 @@ static const char* header_defect(const ckptHeader* h) {
   if (!(h->min_rcond >= 0 && h->min_rcond <= 1) || !(h->min_step > 0) ||
       !(h->wall_time >= 0 && isfinite(h->wall_time))) {
     return "a statistic is out of range";
+  }
+  // the error estimates (the last step's is NaN before the first step) and the step controller
+  if (!(h->error_estimate >= 0) || !(h->max_local_error >= 0) ||
+      !(h->max_step >= 0 && isfinite(h->max_step)) || h->step_error < 0 ||
+      !(h->ctrl_h > 0 && isfinite(h->ctrl_h)) || h->error_rejections < 0 ||
+      h->error_rejections > LONG_MAX || (h->ctrl_rejected != 0 && h->ctrl_rejected != 1) ||
+      h->reserved2 != 0) {
+    return "an error estimate or the step controller's state is out of range";
   }
   return NULL;
 }
@@ -691,6 +716,13 @@ int rd_checkpointParse(const rdModel* m, rdData* d, const char* name, const unsi
   d->stats.min_rcond = h.min_rcond;
   d->stats.min_step = h.min_step;
   d->stats.wall_time = h.wall_time;
+  d->stats.error_estimate = h.error_estimate;
+  d->stats.max_local_error = h.max_local_error;
+  d->stats.max_step = h.max_step;
+  d->stats.error_rejections = (long)h.error_rejections;
+  d->step_error = h.step_error;
+  d->ctrl_h = h.ctrl_h;
+  d->ctrl_rejected = h.ctrl_rejected;
   return RD_OK;
 }
 

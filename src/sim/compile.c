@@ -1011,6 +1011,11 @@ static int compile_outputs(const rdSpec* s, rdModel* m) {
 static int compile_options(const rdSpec* s, rdModel* m) {
   m->opt = s->opt;
   memcpy(m->gravity, s->gravity, sizeof(m->gravity));
+  if (m->opt.adaptive && m->opt.method == RD_METHOD_STATIC) {
+    return fail(m->ctx, rd_specOrigin(s, RD_OBJ_OPTION, rd_optionIndex("solver.adaptive")),
+                "solver.adaptive needs a time-stepping method; static has no time error (use "
+                "load_steps and step cutting)");
+  }
   if (m->opt.final_time < m->opt.start_time) {
     return fail(m->ctx, rd_specOrigin(s, RD_OBJ_OPTION, rd_optionIndex("solver.final_time")),
                 "solver.final_time (%g) is before solver.start_time (%g)", m->opt.final_time,
@@ -1051,6 +1056,22 @@ int rd_compile(const rdSpec* spec, rdModel** model) {
   st = st < 0 ? st : compile_beams(spec, m);
   st = st < 0 ? st : compile_outputs(spec, m);
   st = st < 0 ? st : compile_subsystems(spec, m);
+  // adaptive generalized-alpha with constraints: the stabilized formulation. At index 3 a change
+  // of the step excites the spurious modes of the multipliers and accelerations (the heavy top,
+  // h halved: the period-2 part of lambda grows, and with it the error estimate,
+  // docs/generalized_alpha.md)
+  if (st >= 0 && m->opt.adaptive && m->nsub > 0) {
+    st = RD_ERROR(ctx, RD_ERR_UNSUPPORTED,
+                  "solver.adaptive: not with rigid subsystems (mixed stepping, issue 13) yet: "
+                  "set solver.adaptive: false, or remove the subsystems");
+  }
+  if (st >= 0 && m->opt.adaptive && m->opt.method == RD_METHOD_GENERALIZED_ALPHA &&
+      m->nconstraint > 0 && m->opt.formulation == RD_GA_INDEX3) {
+    m->opt.formulation = RD_GA_STABILIZED;
+    rd_warnOnce(ctx, RD_WARN_ADAPTIVE_INDEX3,
+                "solver.adaptive: the joints use solver.formulation = stabilized (index 3 does "
+                "not take changing steps)");
+  }
   // the method's own preparation (the implicit methods: matrix pattern, linear solver)
   const rdStepper* stp = rd_modelStepper(m);
   if (st >= 0 && stp && stp->prepare) {

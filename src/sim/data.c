@@ -87,6 +87,10 @@ int rd_resetData(const rdModel* m, rdData* d) {
   d->ncut = 0;
   d->stats.min_rcond = 1;
   d->stats.min_step = INFINITY;
+  d->step_error = NAN;
+  d->ctrl_h = m->opt.time_step;
+  d->ctrl_rejected = 0;
+  d->interp_active = 0;
   d->initialized = 0;
   d->in_step = 0;
   memset(d->hostload, 0, 6 * nn * sizeof(double));
@@ -124,8 +128,10 @@ int rd_createData(const rdModel* m, rdData** data) {
   int nslot = rd_assembleBeamSlots(m);
   size_t beamwork =
       (size_t)nslot * m->beam_work * sizeof(double) + align64((size_t)m->nbeam * sizeof(double));
-  size_t total = 2 * state_bytes(m, memory) + 2 * forces + align64(cbuf) + align64(beamwork) +
-                 align64(work) + 64;
+  // adaptive steps: a third state, for rows between steps and step doubling
+  int nstate = m->opt.adaptive ? 3 : 2;
+  size_t total = (size_t)nstate * state_bytes(m, memory) + 2 * forces + align64(cbuf) +
+                 align64(beamwork) + align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
   if (!d) {
     return RD_ERR_NOMEM;
@@ -138,6 +144,9 @@ int rd_createData(const rdModel* m, rdData** data) {
   char* p = (char*)(((uintptr_t)d->block + 63) & ~(uintptr_t)63);
   p = carve_state(m, &d->s, p, memory);
   p = carve_state(m, &d->saved, p, memory);
+  if (nstate == 3) {
+    p = carve_state(m, &d->interp, p, memory);
+  }
   d->force = (double*)p;
   p += align64(6 * (size_t)m->nnode * sizeof(double));
   d->hostload = (double*)p;
@@ -198,6 +207,9 @@ int rd_copyData(rdData* dst, const rdData* src) {
   if (dst != src) {
     rd_stateCopy(src->model, src, &dst->s, &src->s);
     dst->stats = src->stats;
+    dst->step_error = src->step_error;
+    dst->ctrl_h = src->ctrl_h;
+    dst->ctrl_rejected = src->ctrl_rejected;
     memcpy(dst->cut, src->cut, sizeof(src->cut));
     dst->ncut = src->ncut;
     dst->initialized = src->initialized;

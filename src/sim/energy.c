@@ -56,8 +56,8 @@ int rd_getEnergy(const rdModel* m, const rdData* d, double* kinetic, double* pot
   if (!rd_modelValid(m) || !d || d->magic != RD_MAGIC_DATA) {
     return RD_ERR_HANDLE;
   }
-  double ke = 0, pe = 0;
-  const double* g = m->gravity;
+  double ke = 0, pe = 0, g[3];
+  v3_scale(g, m->gravity, rd_bodyLoadFactor(m, d->s.t));
   for (int e = 0; e < m->nelem; e++) {
     const rdElemDef* def = &m->elem[e].def;
     switch (def->type) {

@@ -8,8 +8,9 @@
 #include "solver/stepper.h"
 #include "src/core/core.h"
 #include "src/model/data_impl.h"
+#include "src/sim/stepping.h"
 
-static double now(void) {
+double rd_stepClock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
@@ -90,8 +91,7 @@ int rd_initialize(const rdModel* m, rdData* d) {
 }
 
 
-// one attempt of a step of size h from the current state; RD_OK, > 0 recoverable, < 0 fatal
-static inline int attempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
+int rd_stepAttempt(const rdModel* m, rdData* d, const rdStepper* stp, double h) {
   int st = stp->step(m, d, h);
   if (st == RD_OK && !stp->atomic && !state_finite(m, &d->s)) {
     int node = first_bad_node(m, &d->s);
@@ -111,21 +111,40 @@ static void copy_message(char* dst, size_t size, const char* src) {
 }
 
 
-// after an accepted (sub)step
-static void accepted(rdData* d, double h) {
+void rd_stepAccepted(rdData* d, double h) {
   d->stats.steps++;
   if (h < d->stats.min_step) {
     d->stats.min_step = h;
   }
+  if (h > d->stats.max_step) {
+    d->stats.max_step = h;
+  }
   if (d->stats.last_newton_iterations > d->stats.max_newton_iterations) {
     d->stats.max_newton_iterations = d->stats.last_newton_iterations;
+  }
+  double e = d->step_error;
+  if (!isfinite(e)) {
+    return;
+  }
+  d->stats.error_estimate += e;
+  if (e > d->stats.max_local_error) {
+    d->stats.max_local_error = e;
+  }
+  // fixed steps: say so once when the estimates pass the tolerance (adaptive steps keep them
+  // below it)
+  const rdModel* m = d->model;
+  if (!m->opt.adaptive && d->stats.error_estimate > m->opt.tolerance) {
+    rd_warnOnce(m->ctx, RD_WARN_ERROR_ESTIMATE,
+                "%s: the local error estimates of the first %ld steps add up to %.3g (m, rad), "
+                "above solver.tolerance = %g: the step h = %g is too large for that accuracy "
+                "(set a smaller solver.time_step, or solver.adaptive: true)",
+                rd_methodName(m->opt.method), d->stats.steps, d->stats.error_estimate,
+                m->opt.tolerance, h);
   }
 }
 
 
-// after a rejected attempt from t of size h with recoverable status st: count it, and keep its
-// details (the context's last error) while the log has room
-static void rejected(const rdModel* m, rdData* d, double t, double h, int st) {
+void rd_stepRejected(const rdModel* m, rdData* d, double t, double h, int st) {
   d->stats.rejected_steps++;
   if (d->ncut < RD_STEPCUT_LOG) {
     rdStepCut* c = &d->cut[d->ncut++];
@@ -157,7 +176,7 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     if (save) {
       rd_stateCopy(m, d, &d->saved, &d->s);
     }
-    st = failed ? failed : attempt(m, d, stp, hs);
+    st = failed ? failed : rd_stepAttempt(m, d, stp, hs);
     failed = 0;
     if (st == RD_OK) {
       // t + hs can round onto tend although hs < remaining (1 - 1e-12) (a time much larger
@@ -165,7 +184,7 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
       double tnew = d->s.t + hs;
       last = last || !(tnew < tend);
       d->s.t = last ? tend : tnew;
-      accepted(d, hs);
+      rd_stepAccepted(d, hs);
       if (last) {
         break;
       }
@@ -180,7 +199,7 @@ static int step_once(const rdModel* m, rdData* d, const rdStepper* stp, double h
     if (st < 0) {
       break;
     }
-    rejected(m, d, d->s.t, hs, st);
+    rd_stepRejected(m, d, d->s.t, hs, st);
     if (++cuts > m->opt.max_step_cuts) {
       char why[RD_ERRLEN / 2];
       copy_message(why, sizeof(why), m->ctx->last_error);
@@ -241,9 +260,14 @@ int rd_step(const rdModel* m, rdData* d, double h) {
   if (st < 0) {
     return st;
   }
-  double t0 = now();
-  st = step_once(m, d, rd_modelStepper(m), h, 0);
-  d->stats.wall_time += now() - t0;
+  double t0 = rd_stepClock();
+  if (m->opt.adaptive) {
+    // substeps chosen from the error estimate, ending at t + h
+    st = rd_adaptiveAdvance(m, d, d->s.t + h, NULL, NULL);
+  } else {
+    st = step_once(m, d, rd_modelStepper(m), h, 0);
+  }
+  d->stats.wall_time += rd_stepClock() - t0;
   return st;
 }
 
@@ -256,6 +280,15 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   if (!isfinite(tend) || tend < d->s.t) {
     return RD_ERROR(m->ctx, RD_ERR_ARG, "rd_advance: end time %g is before the current time %g",
                     tend, d->s.t);
+  }
+  if (m->opt.adaptive) {
+    if (tend == d->s.t) {
+      return RD_OK;
+    }
+    double c0 = rd_stepClock();
+    st = rd_adaptiveAdvance(m, d, tend, observer, user);
+    d->stats.wall_time += rd_stepClock() - c0;
+    return st;
   }
   double h = m->opt.time_step;
   // step times are start_time + k h with a global index k, so that a run resumed from a
@@ -282,7 +315,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
   long phase = ((long)k0 % every + every) % every;
   // wall time of the steps: one clock reading per stretch between observer calls, not two per
   // step (the observer's time is not counted)
-  double clock0 = now();
+  double clock0 = rd_stepClock();
   for (long i = 1; i <= total; i++) {
     if (++phase == every) {
       phase = 0;
@@ -299,7 +332,7 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       // takes the whole step); a failure goes on to the step cutting there
       st = stp->step(m, d, h1);
       if (st == RD_OK) {
-        accepted(d, h1);
+        rd_stepAccepted(d, h1);
       } else {
         st = step_once(m, d, stp, hs, st);
       }
@@ -307,28 +340,28 @@ int rd_advance(const rdModel* m, rdData* d, double tend, rdObserver observer, vo
       st = step_once(m, d, stp, hs, 0);
     }
     if (st != RD_OK) {
-      d->stats.wall_time += now() - clock0;
+      d->stats.wall_time += rd_stepClock() - clock0;
       return st;
     }
     d->s.t = i == total ? tend : target;
     // rows on the global grid too, so a resumed run writes the rows the full run writes
     if (observer && (phase == 0 || i == total)) {
-      d->stats.wall_time += now() - clock0;
+      d->stats.wall_time += rd_stepClock() - clock0;
       if (observer(m, d, user)) {
         return RD_OK;
       }
-      clock0 = now();
+      clock0 = rd_stepClock();
     }
     // between two steps: the host may stop the run here (a signal), or checkpoint it
     if (d->step_cb) {
-      d->stats.wall_time += now() - clock0;
+      d->stats.wall_time += rd_stepClock() - clock0;
       if (d->step_cb(m, d, d->step_user)) {
         return RD_OK;
       }
-      clock0 = now();
+      clock0 = rd_stepClock();
     }
   }
-  d->stats.wall_time += now() - clock0;
+  d->stats.wall_time += rd_stepClock() - clock0;
   return RD_OK;
 }
 
@@ -358,7 +391,7 @@ int rd_stepBegin(const rdModel* m, rdData* d, double h) {
                     "generalized_alpha or static, or rd_step)",
                     rd_methodName(m->opt.method));
   }
-  double t0 = now();
+  double t0 = rd_stepClock();
   // the step as rd_step takes it, so that begin + end reproduce rd_step bit for bit
   double tend = d->s.t + h;
   h = tend - d->s.t;
@@ -371,7 +404,7 @@ int rd_stepBegin(const rdModel* m, rdData* d, double h) {
     d->step_h = h;
     d->step_tend = tend;
   }
-  d->stats.wall_time += now() - t0;
+  d->stats.wall_time += rd_stepClock() - t0;
   return st;
 }
 
@@ -385,7 +418,7 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
     return RD_ERROR(m->ctx, RD_ERR_STATE, "rd_stepEnd called without rd_stepBegin");
   }
   const rdStepper* stp = rd_modelStepper(m);
-  double h = d->step_h, t0 = now();
+  double h = d->step_h, t0 = rd_stepClock();
   d->in_step = 0;
   st = stp->correct ? stp->correct(m, d, h) : stp->step(m, d, h);
   if (st == RD_OK && !stp->atomic && !state_finite(m, &d->s)) {
@@ -395,15 +428,15 @@ int rd_stepEnd(const rdModel* m, rdData* d) {
   }
   if (st == RD_OK) {
     d->s.t = d->step_tend;
-    accepted(d, h);
+    rd_stepAccepted(d, h);
   } else {
     // no step cutting across the host boundary: back to t, the host redoes the step
     rd_stateCopy(m, d, &d->s, &d->saved);
     if (st > 0) {
-      rejected(m, d, d->s.t, h, st);
+      rd_stepRejected(m, d, d->s.t, h, st);
     }
   }
-  d->stats.wall_time += now() - t0;
+  d->stats.wall_time += rd_stepClock() - t0;
   return st;
 }
 

@@ -50,10 +50,18 @@ rdSpec* model_heavyTopAlpha(rdContext* ctx, double rho, double h, const char* li
 rdModel* model_lagrangeTop(rdContext* ctx, const char* method, double h, const double psi0[3],
                            const double W0[3]);
 
+// the same as a spec, not compiled (for more options)
+rdSpec* model_lagrangeTopSpec(rdContext* ctx, const char* method, double h, const double psi0[3],
+                              const double W0[3]);
+
 // torque-free body "body", its node at the centre of mass, mass 1, inertia diag(J), body angular
 // velocity W0, no gravity; compiled for method with step h (NULL on failure, the error printed)
 rdModel* model_freeBody(rdContext* ctx, const char* method, double h, const double J[3],
                         const double W0[3]);
+
+// the same as a spec, not compiled (for more options)
+rdSpec* model_freeBodySpec(rdContext* ctx, const char* method, double h, const double J[3],
+                           const double W0[3]);
 
 // ---------------------------------------------------------------------------------------------
 // chains and lattices (chain.c, lattice.c)

@@ -48,6 +48,12 @@ rdSpec* model_heavyTopAlpha(rdContext* ctx, double rho, double h, const char* li
 
 rdModel* model_lagrangeTop(rdContext* ctx, const char* method, double h, const double psi0[3],
                            const double W0[3]) {
+  return model_compile(model_lagrangeTopSpec(ctx, method, h, psi0, W0));
+}
+
+
+rdSpec* model_lagrangeTopSpec(rdContext* ctx, const char* method, double h, const double psi0[3],
+                              const double W0[3]) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s) != RD_OK) {
     return NULL;
@@ -63,12 +69,18 @@ rdModel* model_lagrangeTop(rdContext* ctx, const char* method, double h, const d
   rds_setGravity(s, (double[3]){0, 0, -20});
   rds_setOption(s, "solver.method", method);
   rds_setOptionReal(s, "solver.time_step", h);
-  return model_compile(s);
+  return s;
 }
 
 
 rdModel* model_freeBody(rdContext* ctx, const char* method, double h, const double J[3],
                         const double W0[3]) {
+  return model_compile(model_freeBodySpec(ctx, method, h, J, W0));
+}
+
+
+rdSpec* model_freeBodySpec(rdContext* ctx, const char* method, double h, const double J[3],
+                           const double W0[3]) {
   rdSpec* s = NULL;
   if (rd_createSpec(ctx, &s) != RD_OK) {
     return NULL;
@@ -80,5 +92,5 @@ rdModel* model_freeBody(rdContext* ctx, const char* method, double h, const doub
   model_addRigidBody(s, &n, "body", 1, J, NULL);
   rds_setOption(s, "solver.method", method);
   rds_setOptionReal(s, "solver.time_step", h);
-  return model_compile(s);
+  return s;
 }
