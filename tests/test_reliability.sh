@@ -192,6 +192,32 @@ check "killed run: status running (what a killed run leaves), with its time" \
   grep -q '"status": "running"' acc_kill.dir/incomplete/summary.json
 check "killed run: a checkpoint to resume from" [ -s kill.ckpt ]
 
+# --- an interrupted run resumed from its checkpoint ends with the uninterrupted run's history
+# and summary (but wall time): the row the interrupted run wrote where it stopped, between two
+# rows of the output grid, is cut when it resumes
+"$exe" run "$top" -o term_full --set solver.final_time=20 --set output.every=1000 >/dev/null 2>&1
+"$exe" run "$top" -o term --set solver.final_time=20 --set output.every=1000 \
+  --checkpoint term.ckpt --checkpoint-every 1 >/dev/null 2>term.err &
+pid=$!
+i=0
+while [ ! -s term.ckpt ] && [ $i -lt 600 ]; do
+  sleep 0.1
+  i=$((i + 1))
+done
+kill -TERM $pid
+wait $pid
+rc=$?
+run "$exe" run "$top" -o term --set solver.final_time=20 --set output.every=1000 \
+  --checkpoint term.ckpt --checkpoint-every 1 --resume term.ckpt
+if [ "$rc" -ne 143 ]; then
+  echo "note: the run ended before SIGTERM (exit $rc); the resume below starts at its end"
+fi
+cmp -s term_full/history.csv term/history.csv && pass ||
+  fail "interrupted and resumed: history.csv differs from the uninterrupted run's"
+sed '/"wall_time"/d' term_full/summary.json >a.json
+sed '/"wall_time"/d' term/summary.json >b.json
+cmp -s a.json b.json && pass || fail "interrupted and resumed: summary.json differs"
+
 # --- finding 11: --help says how an interrupted run ends
 "$exe" --help >out.txt
 grep -q 'interrupted (SIGINT, SIGTERM): the run keeps its rows and ends by the signal' out.txt &&
