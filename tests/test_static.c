@@ -260,6 +260,7 @@ static void free_beam(void) {
     rd_destroyData(&d);
     rd_destroyModel(&m);
   }
+  rd_destroyContext(&ctx);
 }
 
 
