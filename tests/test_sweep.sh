@@ -194,6 +194,9 @@ ck_killed() {
     sleep 0.01
     n=$((n + 1))
   done
+  # the coordinator is stopped first, so that no worker it forks while its descendants are
+  # listed runs on into the rerun (a job scheduler's kill takes the whole job)
+  kill -STOP $pid 2>/dev/null
   kill -KILL $pid $(descendants $pid) 2>/dev/null
   wait $pid
   check "$name: killed with a case midway" [ -f "$dir/cases/spin=$wait_for/checkpoint.ckpt" ]
