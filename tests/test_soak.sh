@@ -22,12 +22,16 @@ echo "soak: final time $final, seed $seed"
 deck=$src/input/heavy_top.yaml
 common="--set solver.final_time=$final --set output.every=10"
 
+start=$(date +%s%N)
 # shellcheck disable=SC2086
 "$exe" run "$deck" -o full $common >/dev/null 2>full.err || fail "the full run failed: $(cat full.err)"
+took=$(($(date +%s%N) - start))
 
-# the kill times: uniform in [0.02, 0.25) s after the round's first checkpoint (so that every
-# round makes progress however slow the build or the machine), from the seed
-awk -v seed="$seed" 'BEGIN { srand(seed); for (i = 0; i < 1000; i++) printf "%.3f\n", 0.02 + 0.23 * rand() }' >delays
+# the kill times: after the round's first checkpoint (so that every round makes progress however
+# slow the build or the machine), uniform in [0.03, 0.25) of the full run's wall time (at least
+# 0.01 s), from the seed: so some four kills or more on a fast machine and a slow build alike
+awk -v seed="$seed" -v took="$took" 'BEGIN { srand(seed); t = took * 1e-9
+  for (i = 0; i < 1000; i++) { d = t * (0.03 + 0.22 * rand()); printf "%.3f\n", d < 0.01 ? 0.01 : d } }' >delays
 kills=0
 torn=0
 round=0
