@@ -10,26 +10,10 @@ of bench/peers/data/nrel5mw_rotating/rot_richardson_0.000125_6.25e-5.out.xz (thi
 BeamDyn's two rows reproduces it to 3e-9 of each channel's maximum) and of ours in
 docs/verification.md (rows of bench/beamdyn_rows).
 """
-import lzma
 import sys
 
-
-def read(path):
-    names, rows = None, {}
-    with (lzma.open(path, "rt") if path.endswith(".xz") else open(path)) as f:
-        for line in f:
-            p = line.split()
-            if not p:
-                continue
-            if p[0] == "Time":
-                names = p
-                continue
-            try:
-                v = [float(x) for x in p]
-            except ValueError:
-                continue
-            rows[round(v[0], 9)] = v
-    return names, rows
+# the same BeamDyn-style tables as compare_rows: names, {time: (values, fields)}
+from compare_rows import read
 
 
 def main():
@@ -42,7 +26,7 @@ def main():
     with open(sys.argv[3], "w") as out:
         out.write(" ".join(na or nb) + "\n")
         for t in sorted(set(ra) & set(rb)):
-            a, b = ra[t], rb[t]
+            a, b = ra[t][0], rb[t][0]
             out.write(" ".join([f"{t:.6f}"] + [f"{b[i] + (b[i] - a[i]) / 3:.9e}"
                                                 for i in range(1, len(b))]) + "\n")
 
