@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Beam verification on decks (issue 5): B3 dynamic composite cantilever against BeamDyn to
-// t = 1, the observed temporal order of generalized-alpha on it, and the geometry cases.
+// t = 1, the observed temporal order of generalized-alpha on it, the geometry cases, and the
+// heavy top as a spinning beam in both rotation frames (issue 14).
 // Run from the source root (reads input/beam).
 #include <math.h>
 #include <stdio.h>
