@@ -160,6 +160,20 @@ static int check_tags(rdDeck* dk) {
 }
 
 
+// 1 if the text may hold an alias ('*'), a tag ('!') or a merge key ("<<", also written with
+// escapes in double quotes: '\\'); without these characters both walks of the whole document
+// (check_expansion, check_tags) would find nothing, and a large deck is spared them
+static int may_alias_or_tag(const char* text, size_t len) {
+  static const char marks[] = "*!<\\";
+  for (const char* c = marks; *c; c++) {
+    if (memchr(text, *c, len)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 // the first error the YAML parser collected, as FILE:LINE:COLUMN (or an empty `kind`)
 static int yaml_error(rdDeck* dk, struct fy_diag* diag, const char* kind) {
   struct fy_diag_error* e = first_error(diag);
@@ -225,20 +239,22 @@ int rd_deckLoad(rdDeck* dk, struct fy_diag** diag, const char* kind, const char*
   if (!dk->fyd) {
     return yaml_error(dk, *diag, kind);
   }
-  int resolve = 0;
-  st = check_expansion(dk, &resolve);
-  if (st) {
-    return st;
-  }
-  // (resolving checks for alias loops, copies alias targets and merges; a document without
-  // aliases and merge keys comes out of it as it went in, after a walk as costly as the parse)
-  dk->resolved = resolve;
-  if (resolve && fy_document_resolve(dk->fyd)) {
-    return yaml_error(dk, *diag, kind);
-  }
-  st = check_tags(dk);
-  if (st) {
-    return st;
+  if (may_alias_or_tag(dk->text, dk->len)) {
+    int resolve = 0;
+    st = check_expansion(dk, &resolve);
+    if (st) {
+      return st;
+    }
+    // (resolving checks for alias loops, copies alias targets and merges; a document without
+    // aliases and merge keys comes out of it as it went in, after a walk as costly as the parse)
+    dk->resolved = resolve;
+    if (resolve && fy_document_resolve(dk->fyd)) {
+      return yaml_error(dk, *diag, kind);
+    }
+    st = check_tags(dk);
+    if (st) {
+      return st;
+    }
   }
   struct fy_node* root = fy_document_root(dk->fyd);
   if (!root || rd_deckIsNull(root)) {
