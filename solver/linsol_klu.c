@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// KLU backend: analyse once, refactor with the old pivots, full factor when the factorization
-// has become ill-conditioned.
+// KLU backend: analyse once (at the first factorization), refactor with the old pivots, full
+// factor when the factorization has become ill-conditioned.
 //
 // klu_rcond is only the ratio of the smallest to the largest pivot: cheap, but it shrinks along
 // long chains of bodies (2e-12 at 1000 bodies) where the matrix is well conditioned. A small
@@ -53,6 +53,18 @@ static int klu_analyze_(rdLinSol* s) {
   // a failed factorization at 10^4; COLAMD with tol 0.1 keeps them near 1e-4 (bench/ga_chain)
   k->common.tol = 0.1;
   k->common.ordering = 1;
+  return RD_OK;
+}
+
+
+// the symbolic analysis (BTF, COLAMD ordering), at the first factorization: that allocates
+// KLU's numeric factors anyway, and a model that is only checked (rodrigues check) or never
+// factored (initial_acceleration: zero, no step) does not pay for it; 10 % of checking a
+// 10^4-body chain (docs/performance.md, "Setup and large models")
+static int analyze_once(rdLinSol* s, kluData* k) {
+  if (k->symbolic) {
+    return RD_OK;
+  }
   k->symbolic = klu_analyze(s->n, (int*)s->Ap, (int*)s->Ai, &k->common);
   if (!k->symbolic) {
     return RD_ERROR(s->ctx, k->common.status == KLU_OUT_OF_MEMORY ? RD_ERR_NOMEM : RD_ERR_LIBRARY,
@@ -97,6 +109,10 @@ static int smallest_pivot(const kluData* k) {
 // full factorization; RD_RECOVER_SINGULAR with singular_col set
 static int full_factor(rdLinSol* s, kluData* k, const double* Ax) {
   k->Ax = NULL;
+  int st = analyze_once(s, k);
+  if (st != RD_OK) {
+    return st;
+  }
   if (k->numeric) {
     klu_free_numeric(&k->numeric, &k->common);
   }
