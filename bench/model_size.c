@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "bench_phases.h"
 #include "rodrigues/deck.h"
@@ -129,6 +132,9 @@ static int run_deck(const char* path, const char* const* set, int nset, int step
 
 
 int main(int argc, char** argv) {
+#if defined(M_MXFAST)
+  mallopt(M_MXFAST, 0);  // as the rodrigues program does (src/cli/main.c)
+#endif
   int steps = 3, samples = 3, failures = 0, nset = 0;
   const char** set = calloc((size_t)argc + 1, sizeof(char*));
   for (int i = 1; i < argc; i++) {
