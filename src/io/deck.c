@@ -160,17 +160,27 @@ static int check_tags(rdDeck* dk) {
 }
 
 
-// 1 if the text may hold an alias ('*'), a tag ('!') or a merge key ("<<", also written with
-// escapes in double quotes: '\\'); without these characters both walks of the whole document
-// (check_expansion, check_tags) would find nothing, and a large deck is spared them
-static int may_alias_or_tag(const char* text, size_t len) {
-  static const char marks[] = "*!<\\";
-  for (const char* c = marks; *c; c++) {
-    if (memchr(text, *c, len)) {
+// 1 if the text has a '*' that may start an alias: an alias is a node of its own, so a '*' right
+// after a letter, a digit, '_', '.' or ')' is inside a scalar ("20*t" in an expression)
+static int may_alias(const char* text, size_t len) {
+  for (const char* p = memchr(text, '*', len); p;
+       p = memchr(p + 1, '*', len - (size_t)(p + 1 - text))) {
+    unsigned char before = p > text ? (unsigned char)p[-1] : ' ', low = before | 0x20;
+    int word = (before >= '0' && before <= '9') || (low >= 'a' && low <= 'z') || before == '_';
+    if (!(word || before == '.' || before == ')')) {
       return 1;
     }
   }
   return 0;
+}
+
+
+// 1 if the text may hold an alias, a tag ('!') or a merge key ("<<", also written with escapes in
+// double quotes: '\\'); without them both walks of the whole document (check_expansion,
+// check_tags) would find nothing, and a large deck is spared them
+static int may_alias_or_tag(const char* text, size_t len) {
+  return may_alias(text, len) || memchr(text, '!', len) || memchr(text, '<', len) ||
+         memchr(text, '\\', len);
 }
 
 
