@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
 #if defined(M_MXFAST)
   // no fast bins in glibc's malloc: a large deck's YAML document is millions of small blocks,
   // freed once the model is read; kept unmerged in fast bins they raised the peak memory of
-  // `rodrigues check` on a 10^5-body chain from 2.1 to 2.5 GB and cost 16 % of its CPU time in
+  // `rodrigues check` on a 10^5-body chain from 2.1 to 2.4 GiB and cost 16 % of its CPU time in
   // faults and in consolidating them later (docs/performance.md, "Setup and large models")
   mallopt(M_MXFAST, 0);
 #endif
