@@ -748,6 +748,44 @@ static void test_in_place(rdContext* ctx) {
 }
 
 
+// review finding: the row a run stopped by a signal writes where it stopped, between two rows
+// of the output grid, is cut when the history is continued from a checkpoint at that time (the
+// uninterrupted run has no such row); a row on the grid, and one at the final time, are kept
+static void test_stop_row(rdContext* ctx) {
+  const char* set[] = {
+      "solver.time_step", "0.01", "output.every", "10", "solver.final_time", "1", NULL};
+  rdModel* m = build(ctx, NULL, set);
+  if (!m) {
+    return;
+  }
+  rdData* d = fake_data(m);
+  char path[600];
+  snprintf(path, sizeof(path), "%s/stop.csv", tmpdir);
+  // rows at t = 0, 0.1, ..., 0.5 (the grid), then one where a signal stopped the run
+  const double stop[] = {0.53, 0.6, 1.0};
+  const long want[] = {6, 7, 7};
+  for (int c = 0; c < 3; c++) {
+    rdHistory* h = NULL;
+    long kept = -1;
+    CHECK(rd_openHistory(m, path, -INFINITY, &h, &kept) == RD_OK);
+    for (int k = 0; k <= 5; k++) {
+      d->s.t = 0.1 * k;
+      CHECK(rd_writeHistory(h, m, d) == RD_OK);
+    }
+    d->s.t = stop[c];
+    CHECK(rd_writeHistory(h, m, d) == RD_OK);
+    CHECK(rd_closeHistory(&h, 1) == RD_OK);
+    CHECK(rd_openHistory(m, path, stop[c], &h, &kept) == RD_OK);
+    CHECK_MSG(kept == want[c], "resumed at t = %g: kept %ld rows, want %ld", stop[c], kept,
+              want[c]);
+    CHECK(rd_closeHistory(&h, 1) == RD_OK);
+  }
+  remove(path);
+  free_fake(&d);
+  rd_destroyModel(&m);
+}
+
+
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   int made = mkdtemp(tmpdir) != NULL;
@@ -761,6 +799,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_stepping(ctx));
   TEST_CASE(test_reactions_nrel(ctx));
   TEST_CASE(test_in_place(ctx));
+  TEST_CASE(test_stop_row(ctx));
   rd_destroyContext(&ctx);
   char path[600];
   const char* names[] = {"history.csv", "summary.json", ".history.csv.partial",

@@ -29,8 +29,11 @@ RD_API int rd_createHistory(const rdModel* model, const char* dir, rdHistory** h
 // the complete one; where the file system has no hard links, to `path` directly, whole rows in
 // one write each time). A new or empty file gets
 // the header. An existing one must have this model's header (else RD_ERR_ARG); its rows after
-// time `after` are cut, with an incomplete last row, and new rows follow: a run resumed from a
-// checkpoint at time `after` continues the history it wrote (-INFINITY keeps no row). *rows
+// time `after` are cut, with an incomplete last row, and the row at `after` too when it is off
+// the model's output grid (start_time + k output.every time_step, and final_time: the rows an
+// uninterrupted run writes; a run stopped between two wrote its last row there), and new rows
+// follow: a run resumed from a checkpoint at time `after` continues the history it wrote, as
+// the uninterrupted run's (-INFINITY keeps no row). *rows
 // (may be NULL) receives the rows kept. Returns RD_OK, RD_ERR_ARG, RD_ERR_IO or RD_ERR_NOMEM.
 RD_API int rd_openHistory(const rdModel* model, const char* path, double after, rdHistory** history,
                           long* rows);

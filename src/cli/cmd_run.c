@@ -119,21 +119,6 @@ static int after_step(const rdModel* m, const rdData* d, void* user) {
 }
 
 
-// whether the uninterrupted run writes a row at time t: the rows are at start_time + k
-// output.every time_step (fixed and adaptive steps alike) and at final_time. The last row of an
-// interrupted run (keep_incomplete) is at the step where it stopped, usually between two
-static int is_row_time(const rdModel* m, double t) {
-  double t0 = rd_getOptionReal(m, "solver.start_time");
-  double h = rd_getOptionReal(m, "solver.time_step");
-  double every = rd_getOptionReal(m, "output.every");
-  if (t >= rd_getOptionReal(m, "solver.final_time") || !(h > 0) || !(every >= 1)) {
-    return 1;
-  }
-  double k = (t - t0) / h, kr = round(k);
-  return fabs(k - kr) <= 1e-9 * fmax(1, fabs(k)) && fmod(kr, every) == 0;
-}
-
-
 // open the history (continued when resuming a run that left one in DIR/incomplete) and the
 // other outputs in the run's directory; the first row unless the history is continued
 static int open_outputs(cliSession* s, runState* r, int resumed) {
@@ -147,13 +132,8 @@ static int open_outputs(cliSession* s, runState* r, int resumed) {
     return csv ? CLI_IO : CLI_OTHER;
   }
   long kept = 0;
-  // rows after the checkpoint's time are cut, and the row at that time too when the
-  // uninterrupted run does not write it (a run stopped by a signal: its last row)
-  double after = -INFINITY;
-  if (cont) {
-    after = is_row_time(m, rd_time(d)) ? rd_time(d) : nextafter(rd_time(d), -INFINITY);
-  }
-  int st = rd_openHistory(m, csv, after, &r->out.history, &kept);
+  // rows after the checkpoint's time are cut (and the row a run stopped by a signal wrote there)
+  int st = rd_openHistory(m, csv, cont ? rd_time(d) : -INFINITY, &r->out.history, &kept);
   free(csv);
   if (st == RD_ERR_ARG) {
     cli_error("%s; remove %s or resume into another directory", rd_lastError(s->ctx), r->staging);

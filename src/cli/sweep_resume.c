@@ -146,7 +146,9 @@ static int read_state(resumable* c, double t, long* rows) {
 
 
 // the state of the checkpoint, the collector's and the history's rows up to it; 1 when all
-// three are there and agree (the data then holds the checkpoint's state, the history is open)
+// three are there and agree (the data then holds the checkpoint's state, the history is open).
+// An interrupted case writes no row where it stopped; rd_openHistory would cut one off the
+// output grid, as for `run --resume`
 static int resume(resumable* c, cliSession* ss) {
   struct stat sb;
   double t;

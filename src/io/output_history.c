@@ -476,11 +476,15 @@ int rd_openHistory(const rdModel* model, const char* path, double after, rdHisto
     return RD_ERR_NOMEM;
   }
   put_header(h);
-  // an existing file is continued: its rows up to `after` kept, the rest cut
+  // an existing file is continued: its rows up to `after` kept, the rest cut; a row at `after`
+  // off the output grid too (a run stopped by a signal wrote it where it stopped, and the
+  // uninterrupted run has no row there)
   long keep = 0;
   FILE* old = fopen(path, "rb");
   if (old) {
-    st = scan_history(h, old, after, &keep, &h->rows);
+    double last =
+        isfinite(after) && !rd_isOutputTime(model, after) ? nextafter(after, -INFINITY) : after;
+    st = scan_history(h, old, last, &keep, &h->rows);
   }
   if (st == RD_OK) {
     st = open_copies(h, old, keep);

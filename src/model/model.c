@@ -248,6 +248,17 @@ double rd_getOptionReal(const rdModel* m, const char* key) {
 }
 
 
+int rd_isOutputTime(const rdModel* m, double t) {
+  double h = m->opt.time_step;
+  int every = m->opt.output_every;
+  if (t >= m->opt.final_time || !(h > 0) || every < 1) {
+    return 1;
+  }
+  double k = (t - m->opt.start_time) / h, kr = round(k);
+  return fabs(k - kr) <= 1e-9 * fmax(1, fabs(k)) && fmod(kr, every) == 0;
+}
+
+
 static int finite_all(const double* x, int n) {
   for (int i = 0; i < n; i++) {
     if (!isfinite(x[i])) {

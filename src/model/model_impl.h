@@ -145,6 +145,11 @@ struct rdModel_ {
 // 1 if m is a live model
 int rd_modelValid(const rdModel* m);
 
+// 1 if an uninterrupted run (rd_advance, fixed or adaptive steps) writes a history row at time
+// t: start_time + k output.every time_step (to 1e-9 of a step), and final_time and after. A
+// run stopped between two rows (a signal) writes its last row off this grid
+int rd_isOutputTime(const rdModel* m, double t);
+
 // free the model's names, arrays, time functions and formulas, then m itself; the beam kernels
 // and the pattern, built by the layers above, must be released first (rd_destroyModel does both)
 void rd_modelFree(rdModel* m);
