@@ -215,6 +215,41 @@ if [ -x "$build/rodrigues-sweep" ] && command -v mpirun >/dev/null 2>&1; then
     --oversubscribe -n 3
 fi
 
+# --- locks (review finding): a sweep into a directory that a run is writing is refused as a
+# second run is; a case whose directory a run is writing is an error that says so, and the run's
+# files are left alone
+hold() { # hold DIR: a long run writing DIR, its process id in $holder once it holds the lock
+  "$exe" run "$tmp/top.yaml" -o "$1" --set solver.final_time=1000 \
+    --set output.every=100000000 >/dev/null 2>&1 &
+  holder=$!
+  i=0
+  while [ ! -e "$1/incomplete/summary.json" ] && [ $i -lt 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+  done
+}
+printf 'deck: top.yaml\ncases:\n  - {solver.final_time: 0.01}\n' >"$tmp/short.yaml"
+hold "$tmp/held"
+"$exe" sweep "$tmp/short.yaml" -o "$tmp/held" >"$tmp/held.out" 2>&1
+check "a sweep into a directory a run writes: exit status 4" [ $? -eq 4 ]
+check "a sweep into a directory a run writes: the run's message" \
+  grep -q "'$tmp/held' is being written by another run (process $holder)" "$tmp/held.out"
+check "a sweep into a directory a run writes: no case run" [ ! -d "$tmp/held/cases" ]
+kill -TERM $holder
+wait $holder
+"$exe" sweep "$tmp/short.yaml" -o "$tmp/held2" >/dev/null 2>&1
+id=$(ls "$tmp/held2/cases")
+hold "$tmp/held2/cases/$id"
+"$exe" sweep "$tmp/short.yaml" -o "$tmp/held2" --case "$id" >"$tmp/held2.out" 2>&1
+check "a case whose directory a run writes: exit status 3" [ $? -eq 3 ]
+check "a case whose directory a run writes: an error, with the run's message" \
+  grep -q "$id: error: '$tmp/held2/cases/$id' is being written by another run (process $holder)" \
+  "$tmp/held2.out"
+check "a case whose directory a run writes: the run's files left alone" \
+  [ -s "$tmp/held2/cases/$id/incomplete/history.csv" ]
+kill -TERM $holder
+wait $holder
+
 # --- bad input: located errors
 printf 'deck: pushed_pendulum.yaml\ngrid:\n  solver.time_stp: [1, 2]\n' >"$tmp/bad.yaml"
 cp "$src/tests/sweep/pushed_pendulum.yaml" "$tmp/"

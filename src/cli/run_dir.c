@@ -24,12 +24,12 @@ static const char* const outputs[] = {"vtk", "results.pvd", "history.nc"};
 int cli_lockDir(const char* dir, int* fd) {
   char* path = cli_join(dir, LOCK_NAME);
   if (!path) {
-    fprintf(stderr, "rodrigues: out of memory\n");
+    cli_error("out of memory");
     return -1;
   }
   *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (*fd < 0) {
-    fprintf(stderr, "rodrigues: cannot create '%s': %s\n", path, strerror(errno));
+    cli_error("cannot create '%s': %s", path, strerror(errno));
     free(path);
     return -1;
   }
@@ -43,9 +43,9 @@ int cli_lockDir(const char* dir, int* fd) {
     struct flock who = fl;
     long pid = fcntl(*fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK ? (long)who.l_pid : 0;
     if (err == EACCES || err == EAGAIN) {
-      fprintf(stderr, "rodrigues: '%s' is being written by another run (process %ld)\n", dir, pid);
+      cli_error("'%s' is being written by another run (process %ld)", dir, pid);
     } else {
-      fprintf(stderr, "rodrigues: cannot lock '%s': %s\n", path, strerror(err));
+      cli_error("cannot lock '%s': %s", path, strerror(err));
     }
     close(*fd);
     *fd = -1;

@@ -41,9 +41,11 @@ typedef struct cliSweep_ {
   double wall0;
   double every;    // checkpoints of each case every this interval (0: none)
   int every_wall;  // of wall-clock time (else simulated time)
+  int lock;        // the sweep directory's lock (-1: not held; a worker holds its case's only)
 } cliSweep;
 
-// Read the sweep file. Unless `worker`, also create the directory with index.csv, read what
+// Read the sweep file. Unless `worker`, also create the directory, take its lock (refused, the
+// error printed, while another sweep or run writes it), write index.csv, read what
 // every case's result says and list the cases to run: missing, stale, crashed and error ones,
 // failed ones with --retry-failed, the --case ones always; prints what it found. Returns an
 // exit code, the error printed. Call cli_sweepClose in any case.
@@ -54,8 +56,10 @@ void cli_sweepClose(cliSweep* s);
 char* cli_sweepCaseDir(const cliSweep* s, int i);
 
 // Run case i in this process (sweep_case.c): its outputs into DIR/cases/<id>/, its result into
-// DIR/cases/<id>/result.json and *r (r->values must hold nquantity values). Returns the case's
-// exit code; CLI_IO if even the result could not be written.
+// DIR/cases/<id>/result.json and *r (r->values must hold nquantity values). The case directory
+// is locked meanwhile as a run's is: while another run writes it, the case is an error saying
+// so and its files are left alone. Returns the case's exit code; CLI_IO if even the result could
+// not be written.
 int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r);
 
 // Case i with checkpoints (s->every > 0; sweep_resume.c): start it from its checkpoint in

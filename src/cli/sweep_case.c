@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 
@@ -118,7 +119,9 @@ int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r) {
   }
   // every message of the case goes into its result, none to the terminal
   cli_captureErrors(r->error, sizeof(r->error));
-  int code = cli_makeDirs(dir, NULL) == 0 ? CLI_OK : CLI_IO;
+  // the case directory's lock, held until its result is written
+  int lock = -1;
+  int code = cli_makeDirs(dir, NULL) == 0 && cli_lockDir(dir, &lock) == 0 ? CLI_OK : CLI_IO;
   if (code == CLI_OK) {
     clear_case(dir, s->every > 0);
     rdCollector* col = NULL;
@@ -136,6 +139,9 @@ int cli_sweepRunCase(cliSweep* s, int i, rdCaseResult* r) {
   if (st != RD_OK) {
     fprintf(stderr, "rodrigues: case '%s': %s\n", rd_sweepCaseId(s->sw, i), rd_lastError(s->ctx));
     code = CLI_IO;
+  }
+  if (lock >= 0) {
+    close(lock);
   }
   free(result);
   free(dir);

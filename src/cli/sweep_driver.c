@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sweep.h"
 
@@ -171,6 +172,7 @@ static int plan(const cliSweepArgs* a, cliSweep* s) {
 
 int cli_sweepOpen(const cliSweepArgs* a, int worker, cliSweep* s) {
   memset(s, 0, sizeof(*s));
+  s->lock = -1;
   s->wall0 = cli_now();
   int st = rd_createContext(&s->ctx, NULL);
   if (st != RD_OK) {
@@ -201,7 +203,10 @@ int cli_sweepOpen(const cliSweepArgs* a, int worker, cliSweep* s) {
     return CLI_OK;
   }
   char* cases = cli_join(s->dir, "cases");
-  int code = cases && cli_makeDirs(cases, NULL) == 0 ? CLI_OK : CLI_IO;
+  int code = cases && cli_makeDirs(s->dir, NULL) == 0 && cli_lockDir(s->dir, &s->lock) == 0 &&
+                     cli_makeDirs(cases, NULL) == 0
+                 ? CLI_OK
+                 : CLI_IO;
   free(cases);
   if (code == CLI_OK) {
     st = rd_writeSweepIndex(s->sw, s->dir);
@@ -212,6 +217,10 @@ int cli_sweepOpen(const cliSweepArgs* a, int worker, cliSweep* s) {
 
 
 void cli_sweepClose(cliSweep* s) {
+  if (s->lock >= 0) {
+    close(s->lock);
+    s->lock = -1;
+  }
   free(s->todo);
   free(s->values);
   free(s->results);
