@@ -294,10 +294,11 @@ const char* cli_plotColor(int k);
 int cli_runGnuplot(const char* script, const char* cmd);
 
 // DIR/convergence.dat (blocks per method: dt err_R err_Pi, positive errors only) and
-// DIR/convergence.gp from the runs r (nmethod x nlevel, method-major); then run gnuplot on it
+// DIR/convergence.gp from the runs r (nmethod x nlevel, method-major), with a panel of the
+// body angular momentum's errors when has_pi, and one of the attitude's; then run gnuplot on it
 // for DIR/convergence.png and .svg. Returns 0 if the plots were drawn, 1 if gnuplot is not
 // installed, -1 if they could not be drawn (each said on stderr).
 int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
-                        int nmethod, int nlevel);
+                        int nmethod, int nlevel, int has_pi);
 
 #endif  // RD_CLI_H

@@ -24,7 +24,8 @@ static const char usage[] =
     "sizes, log(e_i/e_i+1)/log(dt_i/dt_i+1). Prints a table and writes\n"
     "DIR/convergence.csv (method,dt,err_R,err_Pi,order_R,order_Pi,steps,load_evaluations,\n"
     "wall_time; nan for a failed run) and, with gnuplot, DIR/convergence.png and .svg\n"
-    "(log-log, one line per method; the script is kept as DIR/convergence.gp).\n"
+    "(log-log, one line per method; the script is kept as DIR/convergence.gp). A node\n"
+    "without a rigid body (a beam node) has no Pi: then R alone is compared.\n"
     "\n"
     "  --methods LIST       solver.method values, comma separated (e.g. nmb,liemid_ea)\n"
     "  --dt LIST            time steps, comma separated, usually decreasing\n"
@@ -335,19 +336,26 @@ static void put_number(FILE* f, double x) {
 }
 
 
-static int write_csv(const char* path, const convRun* r, int nrun) {
+// the columns of Pi only when the node has a body angular momentum (has_pi)
+static int write_csv(const char* path, const convRun* r, int nrun, int has_pi) {
   FILE* f = fopen(path, "w");
   if (!f) {
     fprintf(stderr, "rodrigues: cannot write '%s': %s\n", path, strerror(errno));
     return -1;
   }
-  fputs("method,dt,err_R,err_Pi,order_R,order_Pi,steps,load_evaluations,wall_time\n", f);
+  fputs(has_pi ? "method,dt,err_R,err_Pi,order_R,order_Pi,steps,load_evaluations,wall_time\n"
+               : "method,dt,err_R,order_R,steps,load_evaluations,wall_time\n",
+        f);
   for (int i = 0; i < nrun; i++) {
     fprintf(f, "%s,%.15g", r[i].method, r[i].dt);
     put_number(f, r[i].err_R);
-    put_number(f, r[i].err_Pi);
+    if (has_pi) {
+      put_number(f, r[i].err_Pi);
+    }
     put_number(f, r[i].order_R);
-    put_number(f, r[i].order_Pi);
+    if (has_pi) {
+      put_number(f, r[i].order_Pi);
+    }
     fprintf(f, ",%ld,%ld,%.6e\n", r[i].steps, r[i].loads, r[i].wall);
   }
   int bad = ferror(f);
@@ -448,21 +456,23 @@ int cmd_converge(int argc, char** argv) {
   }
   printf("  q_ref = (%.17g, %.17g, %.17g, %.17g)\n  Pi_ref = (%.17g, %.17g, %.17g)\n\n", qref[0],
          qref[1], qref[2], qref[3], Piref[0], Piref[1], Piref[2]);
-  // a node without a rigid body (a beam node, a prescribed root) has no body angular momentum:
-  // there is nothing to study there
-  if (Piref[0] == 0 && Piref[1] == 0 && Piref[2] == 0) {
-    fprintf(stderr,
-            "rodrigues converge: the body angular momentum of the compared node is exactly zero "
-            "in the reference: the node carries no rigid body (a beam node, a prescribed node), "
-            "so the study of R and Pi has nothing to compare; choose a node with a rigid body "
-            "with --node NAME\n");
-    code = CLI_USAGE;
-    goto done;
+  // a node without a rigid body (a beam node, a prescribed root) has no body angular momentum
+  // (exactly zero): the study compares R alone, without the columns of Pi
+  int has_pi = Piref[0] != 0 || Piref[1] != 0 || Piref[2] != 0;
+  if (!has_pi) {
+    printf(
+        "the compared node carries no rigid body (its body angular momentum is exactly zero in "
+        "the reference): the study compares R only\n\n");
   }
 
   // the study
-  printf("%-12s %10s %11s %11s %8s %8s %9s %10s %9s\n", "method", "dt", "err_R", "err_Pi",
-         "order_R", "order_Pi", "steps", "loads", "wall [s]");
+  printf("%-12s %10s %11s", "method", "dt", "err_R");
+  if (has_pi) {
+    printf(" %11s %8s %8s", "err_Pi", "order_R", "order_Pi");
+  } else {
+    printf(" %8s", "order_R");
+  }
+  printf(" %9s %10s %9s\n", "steps", "loads", "wall [s]");
   int nfailed = 0;
   for (int m = 0; m < nmethod; m++) {
     for (int k = 0; k < nlevel; k++) {
@@ -484,24 +494,30 @@ int cmd_converge(int argc, char** argv) {
             r->order_Pi = log(p->err_Pi / r->err_Pi) / l;
           }
         }
-        printf("%-12s %10.4g %11.3e %11.3e %8.3f %8.3f %9ld %10ld %9.3g\n", r->method, r->dt,
-               r->err_R, r->err_Pi, r->order_R, r->order_Pi, r->steps, r->loads, r->wall);
+        printf("%-12s %10.4g %11.3e", r->method, r->dt, r->err_R);
+        if (has_pi) {
+          printf(" %11.3e %8.3f %8.3f", r->err_Pi, r->order_R, r->order_Pi);
+        } else {
+          printf(" %8.3f", r->order_R);
+        }
+        printf(" %9ld %10ld %9.3g\n", r->steps, r->loads, r->wall);
       } else {
         nfailed++;
-        printf("%-12s %10.4g %11s %11s %8s %8s %9ld %10ld %9.3g  %s\n", r->method, r->dt, "failed",
-               "failed", "-", "-", r->steps, r->loads, r->wall, r->why);
+        printf("%-12s %10.4g %11s %s", r->method, r->dt, "failed",
+               has_pi ? "     failed        -        -" : "       -");
+        printf(" %9ld %10ld %9.3g  %s\n", r->steps, r->loads, r->wall, r->why);
       }
       fflush(stdout);
     }
   }
 
-  if (cli_makeDirs(dir, NULL) != 0 || write_csv(csv, runs, nmethod * nlevel) != 0) {
+  if (cli_makeDirs(dir, NULL) != 0 || write_csv(csv, runs, nmethod * nlevel, has_pi) != 0) {
     code = CLI_IO;
     goto done;
   }
   printf("\n%d runs (%d failed); results in %s/: convergence.csv", nmethod * nlevel, nfailed, dir);
   fflush(stdout);
-  int plot = cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel);
+  int plot = cli_plotConvergence(dir, a.deck, runs, methods, nmethod, nlevel, has_pi);
   printf(plot == 0 ? ", convergence.png, convergence.svg\n" : "\n");
   // gnuplot missing: the CSV is the result; gnuplot failing: an output that was not written
   code = plot < 0 ? CLI_IO : CLI_OK;

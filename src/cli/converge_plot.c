@@ -19,7 +19,7 @@ static void put_plot_value(FILE* f, double x) {
 
 
 int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, const char** methods,
-                        int nmethod, int nlevel) {
+                        int nmethod, int nlevel, int has_pi) {
   char* dat = cli_join(dir, "convergence.dat");
   char* gp = cli_join(dir, "convergence.gp");
   char* png = cli_join(dir, "convergence.png");
@@ -41,7 +41,7 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
     int any = 0;
     for (int k = 0; k < nlevel; k++) {
       const convRun* x = r + m * nlevel + k;
-      any |= x->ok && (x->err_R > 0 || x->err_Pi > 0);
+      any |= x->ok && (x->err_R > 0 || (has_pi && x->err_Pi > 0));
     }
     if (!any) {
       continue;
@@ -83,20 +83,21 @@ int cli_plotConvergence(const char* dir, const char* deck, const convRun* r, con
       "set logscale xy\nset format x '10^{%L}'\nset format y '10^{%L}'\n"
       "set xlabel 'time step'\nset grid\nset key bottom right opaque font ',9'\n",
       f);
+  int width = has_pi ? 1200 : 640;  // one panel without the body angular momentum
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 0) {
-      fputs("set terminal pngcairo size 1200,520 font 'Sans,10'\nset output ", f);
+      fprintf(f, "set terminal pngcairo size %d,520 font 'Sans,10'\nset output ", width);
       cli_gnuplotQuoted(f, png);
     } else {
-      fputs("set terminal svg size 1200,520 dynamic font 'Sans,10'\nset output ", f);
+      fprintf(f, "set terminal svg size %d,520 dynamic font 'Sans,10'\nset output ", width);
       cli_gnuplotQuoted(f, svg);
     }
-    fputs("\nset multiplot layout 1,2 title ", f);
+    fprintf(f, "\nset multiplot layout 1,%d title ", has_pi ? 2 : 1);
     char title[512];
     snprintf(title, sizeof(title), "%s: convergence at the final time", base);
     cli_gnuplotQuoted(f, title);
     fputs(" noenhanced\n", f);
-    for (int panel = 0; panel < 2; panel++) {
+    for (int panel = has_pi ? 0 : 1; panel < 2; panel++) {
       // as in Krysl & Endres 2005's figures: body angular momentum on the left, attitude on the
       // right
       fprintf(f, "set ylabel '%s'\nplot ",
