@@ -364,6 +364,7 @@ module rodrigues
     real(c_double) :: max_local_error
     integer(c_long) :: error_rejections
     real(c_double) :: max_step
+    integer(c_long) :: substep_iterations
   end type
   type, bind(c) :: rdStepCut
     real(c_double) :: t

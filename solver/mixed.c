@@ -763,12 +763,21 @@ static void place_pivoted(const rdModel* m, rdData* d, mxSub* s, double tau) {
 }
 
 
+// the rigid methods' inner iterations since `before` go to their own counter: the Newton
+// iterations are generalized-alpha's
+static void count_substep_iterations(rdData* d, long before) {
+  d->stats.substep_iterations += d->stats.newton_iterations - before;
+  d->stats.newton_iterations = before;
+}
+
+
 // the sub-steps of subsystem s over [t_n, t_n + H]
 static int run_pass(const rdModel* m, rdData* d, mxSub* s) {
   mxWork* w = s->w;
   int n = s->substeps;
   double h = w->H / n, tend = w->tn + w->H;
   int last = d->stats.last_newton_iterations;
+  long before = d->stats.newton_iterations;
   int st = RD_OK;
   for (int j = 0; j < n && st == RD_OK; j++) {
     double t0 = w->tn + j * h, t1 = j + 1 == n ? tend : w->tn + (j + 1) * h;
@@ -780,6 +789,7 @@ static int run_pass(const rdModel* m, rdData* d, mxSub* s) {
   }
   d->s.t = w->tn;
   d->stats.last_newton_iterations = last;
+  count_substep_iterations(d, before);
   return st;
 }
 

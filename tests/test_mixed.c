@@ -726,6 +726,43 @@ static void test_checkpoint(rdContext* ctx) {
 }
 
 
+// review finding: the rigid sub-steps' inner iterations are counted apart
+// (stats.substep_iterations), not as generalized-alpha's Newton iterations: these are the sum of
+// the steps' own counts, the sub-steps take at least one iteration each, and a checkpoint keeps
+// both counts
+static void test_iteration_counts(rdContext* ctx) {
+  const int substeps = 3, nstep = 50;
+  rdSpec* s = joint_model(ctx, 1, "liemid_ea", substeps, 0, 2e-3, 0.9, 0);
+  rdModel* m = model_compile(s);
+  rdData* a = make_data(m);
+  rdData* b = NULL;
+  long sum = 0;
+  int ok = a != NULL;
+  for (int i = 0; ok && i < nstep; i++) {
+    rdStats st;
+    ok = rd_step(m, a, 0) == RD_OK && rd_getStats(a, &st) == RD_OK;
+    sum += ok ? st.last_newton_iterations : 0;
+  }
+  rdStats st;
+  ok = ok && rd_getStats(a, &st) == RD_OK;
+  CHECK_MSG(ok && st.rejected_steps == 0 && st.newton_iterations == sum,
+            "Newton iterations %ld, the steps' own %ld", ok ? st.newton_iterations : -1, sum);
+  CHECK_MSG(ok && st.substep_iterations >= (long)nstep * substeps,
+            "%ld sub-step iterations in %d steps of %d sub-steps", st.substep_iterations, nstep,
+            substeps);
+  const char* path = "test_mixed_counts.ckpt";
+  ok = ok && rd_writeCheckpoint(m, a, path) == RD_OK && rd_createData(m, &b) == RD_OK &&
+       rd_readCheckpoint(m, b, path) == RD_OK;
+  rdStats sb;
+  CHECK(ok && rd_getStats(b, &sb) == RD_OK && sb.newton_iterations == st.newton_iterations &&
+        sb.substep_iterations == st.substep_iterations);
+  remove(path);
+  rd_destroyData(&a);
+  rd_destroyData(&b);
+  rd_destroyModel(&m);
+}
+
+
 // rd_stepBegin then rd_stepEnd is rd_step bit for bit; between them every node, the bodies too,
 // is at its predicted state at t + H
 static void test_split_step(rdContext* ctx) {
@@ -1046,6 +1083,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_energy(ctx));
   TEST_CASE(test_stability(ctx));
   TEST_CASE(test_checkpoint(ctx));
+  TEST_CASE(test_iteration_counts(ctx));
   TEST_CASE(test_split_step(ctx));
   TEST_CASE(test_damped_spin(ctx));
   TEST_CASE(test_refused(ctx));

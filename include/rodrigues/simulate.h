@@ -33,6 +33,8 @@ typedef struct rdStats_ {
   double max_local_error;      // largest local error estimate of an accepted step
   long error_rejections;       // steps rejected because the estimate was too large (adaptive)
   double max_step;             // largest step size used
+  long substep_iterations;     // inner iterations of the rigid subsystems' sub-steps (mixed
+                               // stepping, solver.subsystems): not in newton_iterations
 } rdStats;
 
 #define RD_STEPCUT_LOG 16      // rejected steps whose details a data keeps (the first ones)

@@ -231,11 +231,15 @@ static void print_stats(const rdModel* model, const char* dir, const runState* r
   printf("wrote %s%shistory.csv (%ld rows)%s%s%s and %s%ssummary.json\n", dir, sep, rows,
          r->out.netcdf_written ? ", " : "", r->out.netcdf_written ? dir : "",
          r->out.netcdf_written ? (*sep ? "/history.nc" : "history.nc") : "", dir, sep);
-  printf(
-      "t = %.6g: %ld steps (%ld rejected), %ld Newton iterations (at most %d in a step), "
-      "%ld factorizations, %.3g s\n",
-      rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
-      stats.max_newton_iterations, stats.factorizations, wall);
+  printf("t = %.6g: %ld steps (%ld rejected), %ld Newton iterations (at most %d in a step), ",
+         rd_time(d), stats.steps, stats.rejected_steps, stats.newton_iterations,
+         stats.max_newton_iterations);
+  // mixed stepping: the rigid sub-steps' inner iterations, counted apart
+  rdModelInfo info;
+  if (rd_modelInfo(model, &info) == RD_OK && info.nsubsystem > 0) {
+    printf("%ld sub-step iterations, ", stats.substep_iterations);
+  }
+  printf("%ld factorizations, %.3g s\n", stats.factorizations, wall);
   // the rejected steps: when and why (all kept ones are in summary.json)
   int ncut = rd_stepCutCount(d);
   for (int i = 0; i < ncut && i < 3; i++) {

@@ -114,6 +114,10 @@ static void write_body(FILE* f, const rdModel* m, const rdData* d, const rdRunSt
           "    \"unchecked_constraints\": %d,\n",
           st.steps, st.rejected_steps, st.newton_iterations, st.factorizations, st.load_evaluations,
           st.redundant_constraints, st.unchecked_constraints);
+  // mixed stepping: the rigid sub-steps' inner iterations, apart from generalized-alpha's
+  if (info.nsubsystem > 0) {
+    fprintf(f, "    \"substep_iterations\": %ld,\n", st.substep_iterations);
+  }
   rd_jsonKey(f, 4, "min_step");
   rd_jsonNumber(f, st.min_step);
   fputs(",\n", f);

@@ -23,7 +23,7 @@
 #include "src/model/model_impl.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 6u
+#define CKPT_VERSION 7u
 
 // differences listed in a message, at most
 #define CKPT_MAX_LISTED 8
@@ -48,9 +48,10 @@ typedef struct {
   double error_estimate, max_local_error, max_step, step_error, ctrl_h;
   int64_t error_rejections;
   int32_t ctrl_rejected, reserved2;
-  uint64_t payload_size;  // bytes of the state arrays
-  uint64_t history_size;  // bytes of stepper history after the state (rdStepper.history_*)
-  uint64_t checksum;      // FNV-1a of the whole file, this field taken as 0
+  int64_t substep_iterations;  // the rigid sub-steps' inner iterations (mixed stepping)
+  uint64_t payload_size;       // bytes of the state arrays
+  uint64_t history_size;       // bytes of stepper history after the state (rdStepper.history_*)
+  uint64_t checksum;           // FNV-1a of the whole file, this field taken as 0
 } ckptHeader;
 
 // one value of the model that changes the motion: an option, the gravity, a node's initial
@@ -401,6 +402,7 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
   h.steps = d->stats.steps;
   h.rejected_steps = d->stats.rejected_steps;
   h.newton_iterations = d->stats.newton_iterations;
+  h.substep_iterations = d->stats.substep_iterations;
   h.factorizations = d->stats.factorizations;
   h.load_evaluations = d->stats.load_evaluations;
   h.last_newton_iterations = d->stats.last_newton_iterations;
@@ -497,7 +499,8 @@ static const char* header_defect(const ckptHeader* h) {
       h->nnode < 0 || h->nconstraint < 0 || h->steps > LONG_MAX || h->rejected_steps > LONG_MAX ||
       h->newton_iterations > LONG_MAX || h->factorizations > LONG_MAX ||
       h->load_evaluations > LONG_MAX || h->last_newton_iterations > INT_MAX ||
-      h->max_newton_iterations > INT_MAX) {
+      h->max_newton_iterations > INT_MAX || h->substep_iterations < 0 ||
+      h->substep_iterations > LONG_MAX) {
     return "a count is out of range";
   }
   if (!(h->min_rcond >= 0 && h->min_rcond <= 1) || !(h->min_step > 0) ||
@@ -701,6 +704,7 @@ int rd_checkpointParse(const rdModel* m, rdData* d, const char* name, const unsi
   d->stats.steps = (long)h.steps;
   d->stats.rejected_steps = (long)h.rejected_steps;
   d->stats.newton_iterations = (long)h.newton_iterations;
+  d->stats.substep_iterations = (long)h.substep_iterations;
   d->stats.factorizations = (long)h.factorizations;
   d->stats.load_evaluations = (long)h.load_evaluations;
   d->stats.last_newton_iterations = (int)h.last_newton_iterations;
