@@ -150,6 +150,7 @@ void rd_destroySpec(rdSpec** spec) {
   }
   rd_nameIndexFree(ctx, &s->user_names);
   rd_nameIndexFree(ctx, &s->callback_names);
+  rd_nameIndexFree(ctx, &s->reaction_names);
   s->magic = RD_MAGIC_DEAD;
   rd_release(&ctx->children);
   rd_bury(ctx, RD_KIND_SPEC, s);
@@ -1027,13 +1028,18 @@ int rds_addOutputReaction(rdSpec* s, int joint) {
   if (joint < 0 || joint >= s->joints.count) {
     return RD_ERROR(s->ctx, RD_ERR_ARG, "output reaction: joint index %d out of range", joint);
   }
-  for (int i = 0; i < s->out_reactions.count; i++) {
-    if (ITEM(s->out_reactions, int, i) == joint) {
-      return RD_OK;
-    }
+  // each joint once: its (unique) name in an index, made room for before the push
+  const char* name = ITEM(s->joints, rdJointDef, joint).name;
+  if (rd_nameIndexGet(&s->reaction_names, name) >= 0) {
+    return RD_OK;
   }
-  int idx = vec_push(s->ctx, &s->out_reactions, &joint, sizeof(int));
-  return idx < 0 ? idx : RD_OK;
+  int st = rd_nameIndexReserve(s->ctx, &s->reaction_names, s->reaction_names.count + 1);
+  int idx = st == RD_OK ? vec_push(s->ctx, &s->out_reactions, &joint, sizeof(int)) : st;
+  if (idx < 0) {
+    return idx;
+  }
+  rd_nameIndexPut(s->ctx, &s->reaction_names, name, idx);
+  return RD_OK;
 }
 
 

@@ -63,6 +63,7 @@ struct rdSpec_ {
   rdNameIndex names[RD_OBJ_COUNT];
   rdNameIndex user_names;
   rdNameIndex callback_names;
+  rdNameIndex reaction_names;  // names of the joints in `out_reactions` (each once)
   unsigned char* output_mark;  // output_mark_size: 1 for a node already in `outputs`
   int output_mark_size;
   double gravity[3];
