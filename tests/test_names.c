@@ -92,6 +92,27 @@ static void test_index(void) {
 }
 
 
+// n point masses of 1 kg on rigid nodes x0 ... x{n-1} along the x axis, each element named as
+// its node (separate name spaces); 1 if every one was added at its index
+static int add_masses(rdSpec* s, int n) {
+  char name[32];
+  int ok = 1;
+  for (int i = 0; i < n; i++) {
+    rdNodeDef nd = rd_defaultNodeDef();
+    snprintf(name, sizeof(name), "x%d", i);
+    nd.name = name;
+    nd.position[0] = i;
+    ok &= rds_addNode(s, &nd) == i;
+    rdPointMassDef pm = rd_defaultPointMassDef();
+    pm.name = name;
+    pm.node = i;
+    pm.mass = 1;
+    ok &= rds_addPointMass(s, &pm) == i;
+  }
+  return ok;
+}
+
+
 // the spec's lookups on a large model: each kind finds its own names only, duplicates are
 // refused, output nodes are kept once
 static void test_spec_lookups(void) {
@@ -100,19 +121,7 @@ static void test_spec_lookups(void) {
   rdSpec* s = NULL;
   CHECK(rd_createContext(&ctx, NULL) == RD_OK && rd_createSpec(ctx, &s) == RD_OK);
   char name[32];
-  int ok = 1;
-  for (int i = 0; i < N; i++) {
-    rdNodeDef n = rd_defaultNodeDef();
-    snprintf(name, sizeof(name), "x%d", i);
-    n.name = name;
-    n.position[0] = i;
-    ok &= rds_addNode(s, &n) == i;
-    rdPointMassDef pm = rd_defaultPointMassDef();
-    pm.name = name;  // the same text names a node and an element: separate name spaces
-    pm.node = i;
-    pm.mass = 1;
-    ok &= rds_addPointMass(s, &pm) == i;
-  }
+  int ok = add_masses(s, N);
   CHECK(ok);
   int found = 0;
   for (int i = 0; i < N; i++) {
@@ -161,18 +170,8 @@ static double reaction_seconds(rdContext* ctx, int n, rdModel** model) {
     return -1;
   }
   char name[32];
-  int ok = 1;
+  int ok = add_masses(s, n);
   for (int i = 0; i < n; i++) {
-    rdNodeDef nd = rd_defaultNodeDef();
-    snprintf(name, sizeof(name), "n%d", i);
-    nd.name = name;
-    nd.position[0] = i;
-    ok &= rds_addNode(s, &nd) == i;
-    rdPointMassDef pm = rd_defaultPointMassDef();
-    pm.name = name;
-    pm.node = i;
-    pm.mass = 1;
-    ok &= rds_addPointMass(s, &pm) == i;
     rdJointDef j = rd_defaultJointDef();
     snprintf(name, sizeof(name), "j%d", i);
     j.name = name;
