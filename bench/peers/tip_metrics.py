@@ -9,27 +9,17 @@ From BeamDyn's TipTDxr..zr (m) and TipRDxr..zr (Wiener-Milenkovic c = 4 tan(thet
 TipRDzr), the largest value of B and the ratio: issue 14's acceptance measure at --every 0.25.
 """
 import argparse
-import lzma
 import math
+
+from compare_rows import read as read_rows
 
 
 def read(path):
-    names, rows = None, {}
-    for line in (lzma.open(path, "rt") if path.endswith(".xz") else open(path)):
-        p = line.split()
-        if not p:
-            continue
-        if p[0] == "Time":
-            names = p
-            continue
-        try:
-            v = [float(x) for x in p]
-        except ValueError:
-            continue
-        rows[round(v[0], 9)] = v
+    """{time: (|u|, rotation angle, TipRDzr)} of the rows of a BeamDyn output table."""
+    names, rows = read_rows(path)
     i = [names.index(c) for c in ("TipTDxr", "TipTDyr", "TipTDzr", "TipRDxr", "TipRDyr", "TipRDzr")]
     out = {}
-    for t, v in rows.items():
+    for t, (v, _) in rows.items():
         u = math.sqrt(sum(v[k] ** 2 for k in i[:3]))
         c = math.sqrt(sum(v[k] ** 2 for k in i[3:]))
         out[t] = (u, 4 * math.atan(c / 4), v[i[5]])
