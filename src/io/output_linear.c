@@ -69,6 +69,27 @@ static int out_commit(rdContext* ctx, outFile* o) {
 }
 
 
+// open the JSON index DIR/NAME and write its first keys: the format, the time and the spin rate
+static int open_index(rdContext* ctx, const char* dir, const char* name, const char* format,
+                      double t, double spin_rate, outFile* o) {
+  int st = out_open(ctx, dir, name, o);
+  if (st != RD_OK) {
+    return st;
+  }
+  FILE* f = o->f;
+  fputs("{\n", f);
+  rd_jsonKey(f, 2, "format");
+  rd_jsonString(f, format);
+  fputs(",\n", f);
+  rd_jsonKey(f, 2, "time");
+  rd_jsonNumber(f, t);
+  fputs(",\n", f);
+  rd_jsonKey(f, 2, "spin_rate");
+  rd_jsonNumber(f, spin_rate);
+  return RD_OK;
+}
+
+
 // DIR/NAME.mtx: coordinate real general, 1-based
 static int write_sparse(rdContext* ctx, const char* dir, const char* name, const rdCsc* A,
                         const char* what) {
@@ -168,19 +189,13 @@ int rd_writeLinearMatrices(const rdLinearization* lin, const char* dir) {
     return st;
   }
   outFile o;
-  st = out_open(ctx, dir, "matrices.json", &o);
+  st = open_index(ctx, dir, "matrices.json",
+                  "rodrigues linearization 1: M y'' + D y' + K y + B^T mu = f, B y = 0, y = N z",
+                  lin->t, lin->spin_rate, &o);
   if (st != RD_OK) {
     return st;
   }
   FILE* f = o.f;
-  fputs("{\n", f);
-  rd_jsonKey(f, 2, "format");
-  fputs("\"rodrigues linearization 1: M y'' + D y' + K y + B^T mu = f, B y = 0, y = N z\",\n", f);
-  rd_jsonKey(f, 2, "time");
-  rd_jsonNumber(f, lin->t);
-  fputs(",\n", f);
-  rd_jsonKey(f, 2, "spin_rate");
-  rd_jsonNumber(f, lin->spin_rate);
   fputs(",\n", f);
   rd_jsonKey(f, 2, "spin_axis");
   put_vec3(f, lin->axis);
@@ -244,19 +259,13 @@ int rd_writeStateSpace(const rdStateSpace* ss, const char* dir) {
     return st;
   }
   outFile o;
-  st = out_open(ctx, dir, "statespace.json", &o);
+  st = open_index(ctx, dir, "statespace.json",
+                  "rodrigues state space 1: x' = A x + B u, y = C x + D u, x = (z, z')", ss->t,
+                  ss->spin_rate, &o);
   if (st != RD_OK) {
     return st;
   }
   FILE* f = o.f;
-  fputs("{\n", f);
-  rd_jsonKey(f, 2, "format");
-  fputs("\"rodrigues state space 1: x' = A x + B u, y = C x + D u, x = (z, z')\",\n", f);
-  rd_jsonKey(f, 2, "time");
-  rd_jsonNumber(f, ss->t);
-  fputs(",\n", f);
-  rd_jsonKey(f, 2, "spin_rate");
-  rd_jsonNumber(f, ss->spin_rate);
   fprintf(f, ",\n  \"nx\": %d,\n  \"nu\": %d,\n  \"ny\": %d,\n", ss->nx, ss->nu, ss->ny);
   fputs("  \"files\": {\"A\": \"A.mtx\", \"B\": \"B.mtx\", \"C\": \"C.mtx\", \"D\": \"D.mtx\"},\n",
         f);
