@@ -471,15 +471,22 @@ int rd_writeCheckpoint(const rdModel* m, const rdData* d, const char* path) {
 // ---------------------------------------------------------------------------------------------
 // reading
 
-void rd_checkpointSeal(unsigned char* buf, size_t len) {
+// the checksum a file of len >= sizeof(ckptHeader) bytes should hold: of its header with the
+// checksum taken as 0, then of everything after it (as rd_writeCheckpoint computes it)
+static uint64_t file_checksum(const unsigned char* buf, size_t len) {
   ckptHeader h;
-  if (len < sizeof(h)) {
-    return;
-  }
   memcpy(&h, buf, sizeof(h));
   h.checksum = 0;
   uint64_t sum = rd_hash(RD_HASH_INIT, &h, sizeof(h));
-  sum = rd_hash(sum, buf + sizeof(h), len - sizeof(h));
+  return rd_hash(sum, buf + sizeof(h), len - sizeof(h));
+}
+
+
+void rd_checkpointSeal(unsigned char* buf, size_t len) {
+  if (len < sizeof(ckptHeader)) {
+    return;
+  }
+  uint64_t sum = file_checksum(buf, len);
   memcpy(buf + offsetof(ckptHeader, checksum), &sum, sizeof(sum));
 }
 
@@ -592,12 +599,7 @@ int rd_checkpointParse(const rdModel* m, rdData* d, const char* name, const unsi
                     CKPT_VERSION);
   }
   // everything the file holds is checked before anything in it is believed
-  uint64_t sum = h.checksum;
-  ckptHeader z = h;
-  z.checksum = 0;
-  uint64_t expect = rd_hash(RD_HASH_INIT, &z, sizeof(z));
-  expect = rd_hash(expect, buf + sizeof(h), len - sizeof(h));
-  const char* defect = sum != expect ? "checksum" : header_defect(&h);
+  const char* defect = h.checksum != file_checksum(buf, len) ? "checksum" : header_defect(&h);
   // sizes, without overflow: the file is the header and its parts, nothing more
   size_t rest = len - sizeof(h);
   size_t lsize = h.hostload_set ? 6 * (size_t)(h.nnode > 0 ? h.nnode : 0) * sizeof(double) : 0;
