@@ -738,8 +738,9 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
                         s->t, h, iter, m->node_name[i], turn);
       }
     }
-    // increments and the Arnold-Hante norm
-    double sum = 0, big = -1;
+    // increments and the Arnold-Hante norm; adaptive steps cap its scale by the controller's
+    // d->newton_cap (a fraction of the error the step may make)
+    double sum = 0, big = -1, cap = d->newton_cap > 0 ? d->newton_cap : INFINITY;
     for (int i = 0; i < nn; i++) {
       int n = m->node_kind[i] == RD_NODE_RIGID ? 6 : 3;
       for (int k = 0; k < n; k++) {
@@ -755,7 +756,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
           step += gw.cor[6 * i + k];
           inc = fmax(inc, fabs(dx + gw.dcor[6 * i + k]));
         }
-        double e = inc / (o->atol + o->rtol * fabs(step));
+        double e = inc / fmin(o->atol + o->rtol * fabs(step), cap);
         rd_implicitNormAdd(e, dof, &sum, &big, &worst);
       }
     }
@@ -773,6 +774,7 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
       lmax = fmax(lmax, fabs(s->lambda[k]));
     }
     double ltol = o->atol * (mbar > 0 ? mbar : 1) / bh2 + o->rtol * lmax;
+    ltol = fmin(ltol, cap * (mbar > 0 ? mbar : 1) / bh2);
     for (int k = 0; k < ncon; k++) {
       double e = w.sol[ndof + k] / bh2 / ltol;
       rd_implicitNormAdd(e, ndof + k, &sum, &big, &worst);

@@ -48,6 +48,10 @@ struct rdData_ {
   // step may not grow); saved in checkpoints
   double ctrl_h;
   int ctrl_rejected;
+  // adaptive: the largest Newton correction a step may leave (m, rad), a fraction of the error
+  // the step may make, so that Newton's error stays below the estimate (0: none). Set by the
+  // controller before each attempt, read by generalized-alpha's convergence test
+  double newton_cap;
   rdState interp;     // adaptive: a row at an output time between steps, or a step's half
   int interp_active;  // 1 while d->s is swapped with interp for the observer
   void* work;         // stepper scratch, not part of the state

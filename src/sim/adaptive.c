@@ -18,6 +18,10 @@
 #define CTRL_SHRINK 0.2
 // consecutive rejections (error or failure) after which the step fails
 #define CTRL_MAX_REJECT 50
+// Newton's corrections stop below this fraction of the error a step may make, e <= h tol / T
+// (Hairer & Wanner, Solving Ordinary Differential Equations II, 2nd ed., Springer 1996, IV.8:
+// kappa between 0.01 and 0.1); else the estimate measures Newton's error at small tolerances
+#define CTRL_NEWTON 0.1
 
 
 // the time over which the local estimates add up to solver.tolerance: the run's length
@@ -159,7 +163,9 @@ static int adaptive_step(const rdModel* m, rdData* d, const rdStepper* stp, doub
     }
     rd_stateCopy(m, d, &d->saved, &d->s);
     d->step_error = NAN;
+    d->newton_cap = CTRL_NEWTON * h * tol / T;
     int st = estimated_step(m, d, stp, h);
+    d->newton_cap = 0;
     double e = d->step_error;
     if (st == RD_OK && !isfinite(e)) {
       e = 0;  // no estimate (no moving unknowns): any step

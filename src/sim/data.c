@@ -90,6 +90,7 @@ int rd_resetData(const rdModel* m, rdData* d) {
   d->step_error = NAN;
   d->ctrl_h = m->opt.time_step;
   d->ctrl_rejected = 0;
+  d->newton_cap = 0;
   d->interp_active = 0;
   d->initialized = 0;
   d->in_step = 0;
