@@ -213,7 +213,7 @@ def main():
 set format x "%g"
 set format y "%.0e"
 set xlabel "CPU time (s), median of {rounds} interleaved rounds"
-set ylabel "{ylabel}"
+set ylabel "{ylabel}" noenhanced
 set key right top
 set grid
 set title "{c['title']}" noenhanced
