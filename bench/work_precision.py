@@ -7,8 +7,9 @@ usage: work_precision.py BUILD OUT [--rounds N] [--case NAME] [--figure PATH]
 Runs BUILD/rodrigues on a case (default spinup, input/beam/spinup.yaml to t = 15) at a ladder
 of fixed steps h and of adaptive tolerances, N interleaved rounds (default 3), and measures
 each run's CPU time (user + system of the child, getrusage) and takes the median. The error is
-the distance of a node's position from a reference, the Richardson extrapolation of two fine
-fixed steps (B + (B - A) / 3, second order), at the final time and as the largest over the
+the distance of a node's position (or the angle of its attitude) from a reference, the
+Richardson extrapolation of two fine fixed steps run with Newton at atol 1e-14, rtol 1e-12
+(B + (B - A) / 3, second order), at the final time and as the largest over the
 output rows (every 0.1 s, the adaptive runs' rows interpolated on the group). The reference's
 own error is stated as its distance from the Richardson extrapolation of the next coarser pair.
 Writes OUT/work_precision.dat (kind, h or tolerance, steps, rejected, CPU median s, error at
@@ -24,8 +25,9 @@ import statistics
 import subprocess
 import sys
 
-# the cases: deck, node whose position is compared, final time, output interval, the fixed
-# steps, the tolerances, the two reference steps and the coarser pair checking them
+# the cases: deck, node compared (position or attitude), final time, output interval, the
+# fixed steps, the tolerances, the first adaptive step, the two reference steps and the coarser
+# pair checking them, options of every timed run (sets)
 CASES = {
     "spinup": {
         "deck": "input/beam/spinup.yaml",
@@ -51,8 +53,8 @@ CASES = {
         "reference": [3.125e-5, 1.5625e-5],
         "check": [6.25e-5, 3.125e-5],
         "quantity": "attitude",
-        # an error committed in the steady spin grows about 1/0.001 times by the next flip:
-        # at the default rtol = 1e-6, Newton's error is 1e-3 rad at the end
+        # an error made in the steady spin grows about 1/0.001 times by the next flip: at the
+        # default rtol = 1e-6 the two Richardson extrapolations differ by 1.8e-3 rad
         "sets": ["solver.atol=1e-14", "solver.rtol=1e-12"],
         "title": "free body flipping about its intermediate axis (bench/decks/"
                  "intermediate_axis.yaml)",
@@ -66,7 +68,7 @@ REFERENCE_NEWTON = ["solver.atol=1e-14", "solver.rtol=1e-12"]
 
 
 def run(build, deck, out, sets):
-    """Run the CLI; returns (CPU seconds of the child, rows {t: (x, y, z)}, statistics)."""
+    """Run the CLI into out; returns (CPU seconds of the child, out)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     cmd = [os.path.join(build, "rodrigues"), "run", deck, "-o", out]
     for s in sets:
