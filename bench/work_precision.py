@@ -59,6 +59,21 @@ CASES = {
         "title": "free body flipping about its intermediate axis (bench/decks/"
                  "intermediate_axis.yaml)",
     },
+    "struck_mount": {
+        "deck": "bench/decks/struck_mount.yaml",
+        "node": "body",
+        "final_time": 20.0,
+        "dt_out": 0.1,
+        "steps": [0.004, 0.002, 0.001, 5e-4, 2.5e-4, 1.25e-4],
+        "tolerances": [1e-2, 1e-3, 1e-4, 1e-5, 1e-6],
+        "first_step": 0.001,
+        "reference": [1.5625e-5, 7.8125e-6],
+        "check": [3.125e-5, 1.5625e-5],
+        "quantity": "position",
+        "sets": ["solver.atol=1e-12", "solver.rtol=1e-10"],
+        "title": "rigid body on elastic mounts struck by a hammer (bench/decks/"
+                 "struck_mount.yaml)",
+    },
 }
 
 
