@@ -121,8 +121,30 @@ void rd_assembleSpatialMaps(const rdModel* m, const double* q, const double* v, 
 static void spatial_sum(const rdModel* m, const double* map, double cM, double cC, double cK,
                         const double* M, const double* C, const double* K, double* S, int rows,
                         int n, int nnode, const int* node, const int* off) {
-  for (int k = 0; k < rows * n; k++) {
-    S[k] = (M ? cM * M[k] : 0) + (C ? cC * C[k] : 0) + (K ? cK * K[k] : 0);
+  // term by term, each loop free of tests: the same sums as (cM M + cC C) + cK K per entry with
+  // the absent terms as +0 (which turns a -0 into +0, hence the adds of zero)
+  int len = rows * n;
+  const double* X[3] = {M, C, K};
+  double cx[3] = {cM, cC, cK};
+  if (M) {
+    for (int k = 0; k < len; k++) {
+      S[k] = cM * M[k];
+    }
+  } else {
+    memset(S, 0, (size_t)len * sizeof(double));
+  }
+  for (int t = 1; t < 3; t++) {
+    const double* Xt = X[t];
+    double ct = cx[t];
+    if (Xt) {
+      for (int k = 0; k < len; k++) {
+        S[k] += ct * Xt[k];
+      }
+    } else if (X[0] || (t == 2 && X[1])) {
+      for (int k = 0; k < len; k++) {
+        S[k] += 0.0;
+      }
+    }
   }
   for (int b = 0; b < nnode; b++) {
     if (m->node_kind[node[b]] != RD_NODE_RIGID) {

@@ -107,6 +107,11 @@ int rd_linsolChoose(const rdModel* m, int kind) {
   if (kind != RD_LINSOL_AUTO || !m->pattern || m->pattern->n == 0) {
     return kind == RD_LINSOL_AUTO ? RD_LINSOL_KLU : kind;
   }
+  // small models: the dense backend's own LU, cheaper than KLU's refactorization (whose fixed
+  // costs per call dominate there) and than LAPACK's
+  if (m->pattern->n <= RD_LINSOL_DENSE_OWN_MAX) {
+    return RD_LINSOL_DENSE;
+  }
   // CHOLMOD where the matrix is certainly symmetric: no joints, no rotations, no dampers (their
   // tangent is unsymmetric once they move), no host code of unknown symmetry; and large enough
   // for its supernodes to pay (bench/ga_lattice)

@@ -85,7 +85,8 @@ extern const rdLinSolOps rd_linsolCholmod;
 // constraints, no rotational nodes). `who` (the stepper) starts the message.
 int rd_linsolCheckModel(const rdModel* m, int kind, const char* who);
 
-// The backend for model m: `kind` itself unless RD_LINSOL_AUTO, which is CHOLMOD for models
+// The backend for model m: `kind` itself unless RD_LINSOL_AUTO, which is dense for models of at
+// most RD_LINSOL_DENSE_OWN_MAX unknowns, CHOLMOD for models
 // whose matrix is certainly symmetric (no joints, rotations, dampers or host Jacobians) with at
 // least RD_LINSOL_CHOLMOD_MIN_DOF unknowns; else UMFPACK when AMD estimates at least
 // RD_LINSOL_UMFPACK_MIN_WORK multiply-subtract pairs of LU per unknown (a mesh-like matrix);
@@ -102,6 +103,12 @@ int rd_linsolChoose(const rdModel* m, int kind);
 // 360-2500; 3-D lattices 3109 at 375 unknowns (UMFPACK 1.24x KLU's time), 6304 at 648 (0.86x),
 // 22617 at 1536 (0.40x)
 #define RD_LINSOL_UMFPACK_MIN_WORK 5e3
+
+// the dense backend factors with its own LU up to this many unknowns, with LAPACK above; AUTO
+// picks it up to this size. Instructions per step against KLU's (callgrind, docs/performance.md,
+// "Backends on small models"): heavy top (9 unknowns) 0.79, double pendulum (22) 0.73, slider
+// crank (35) 0.67, composite cantilever B3 (36) 0.83, NREL 5-MW blade (42) 1.00, Bricard (60) 0.86
+#define RD_LINSOL_DENSE_OWN_MAX 64
 
 // smallest acceptable reciprocal condition estimate before a full refactorization
 #define RD_LINSOL_RCOND_MIN 1e-14

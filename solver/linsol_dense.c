@@ -1,21 +1,36 @@
 // SPDX-License-Identifier: MIT
-// Dense LU backend (LAPACKE dgetrf/dgetrs/dgecon): reference for tests and tiny models.
+// Dense LU backend: its own right-looking LU with partial pivoting up to
+// RD_LINSOL_DENSE_OWN_MAX unknowns, LAPACKE dgetrf/dgetrs above; the condition from the pivot
+// ratio, confirmed by dgecon when the ratio is small (as the KLU backend does with klu_condest).
+//
+// Below a few dozen unknowns the LAPACK calls cost more than their arithmetic: on the heavy
+// top's 9 x 9 iteration matrix one dgetrf + dgecon + dgetrs through OpenBLAS is 35 k
+// instructions, the loops below about 2 k (docs/performance.md, "Backends on small models").
+// LAPACK (and with it OpenBLAS, which starts threads when loaded) is then loaded only for a
+// condition estimate of a nearly singular matrix.
 #include <math.h>
 #include <string.h>
 
 #include "solver/linsol.h"
+#include "src/math/blk.h"
+#include "src/math/simd.h"
 
 // last: lapacke.h brings complex.h
 #include "src/core/lapack.h"
 
 typedef struct {
-  const rdLapack* la;
-  double* A;  // n x n column-major
-  lapack_int* ipiv;
+  const rdLapack* la;  // NULL until needed (own LU: only for dgecon)
+  double* A;           // n x n column-major: the LU factors, dgetrf's layout
+  lapack_int* ipiv;    // n: row interchanges, 1-based
   // dgecon's workspace, made here: LAPACKE_dgecon would allocate it at every factorization
   double* work;       // 4 n
   lapack_int* iwork;  // n
 } denseData;
+
+
+static int own_lu(const rdLinSol* s) {
+  return s->n <= RD_LINSOL_DENSE_OWN_MAX;
+}
 
 
 static int dense_analyze(rdLinSol* s) {
@@ -24,9 +39,11 @@ static int dense_analyze(rdLinSol* s) {
     return RD_ERR_NOMEM;
   }
   s->impl = dd;
-  dd->la = rd_lapack(s->ctx, "solver.linear_solver = dense");
-  if (!dd->la) {
-    return RD_ERR_IO;
+  if (!own_lu(s)) {
+    dd->la = rd_lapack(s->ctx, "solver.linear_solver = dense");
+    if (!dd->la) {
+      return RD_ERR_IO;
+    }
   }
   size_t n = (size_t)s->n;
   dd->A = rd_calloc(s->ctx, n * n + 1, sizeof(double));
@@ -34,6 +51,89 @@ static int dense_analyze(rdLinSol* s) {
   dd->work = rd_calloc(s->ctx, 4 * n + 1, sizeof(double));
   dd->iwork = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
   return dd->A && dd->ipiv && dd->work && dd->iwork ? RD_OK : RD_ERR_NOMEM;
+}
+
+
+// y[i] -= x[i] u for i in [i0, n): four at a time (rdV4), in the clones of the caller
+RD_HOT void column_update(double* y, const double* x, double u, int i0, int n) {
+  int i = i0;
+  rdV4 b = V4B(u);
+  for (; i + 4 <= n; i += 4) {
+    V4ST(y + i, V4LD(y + i) - V4LD(x + i) * b);
+  }
+  for (; i < n; i++) {
+    y[i] -= x[i] * u;
+  }
+}
+
+
+// LU with partial pivoting of the n x n column-major A in place, in dgetrf's layout (unit lower
+// L below the diagonal, U on and above it, ipiv 1-based); 0, or k + 1 for a zero pivot in
+// column k (the factorization stops there). Zero multipliers skip their column update: the
+// iteration matrices have empty blocks (the multipliers') and zero rows within node blocks
+RD_CLONES static int lu_factor(int n, double* A, lapack_int* ipiv) {
+  for (int k = 0; k < n; k++) {
+    double* ck = A + (size_t)k * (size_t)n;
+    int p = k;
+    double big = fabs(ck[k]);
+    for (int i = k + 1; i < n; i++) {
+      if (fabs(ck[i]) > big) {
+        big = fabs(ck[i]);
+        p = i;
+      }
+    }
+    ipiv[k] = p + 1;
+    if (big == 0) {
+      return k + 1;
+    }
+    if (p != k) {
+      for (int j = 0; j < n; j++) {
+        double* cj = A + (size_t)j * (size_t)n;
+        double t = cj[k];
+        cj[k] = cj[p];
+        cj[p] = t;
+      }
+    }
+    double inv = 1 / ck[k];
+    for (int i = k + 1; i < n; i++) {
+      ck[i] *= inv;
+    }
+    for (int j = k + 1; j < n; j++) {
+      double* cj = A + (size_t)j * (size_t)n;
+      double u = cj[k];
+      if (u != 0) {
+        column_update(cj, ck, u, k + 1, n);
+      }
+    }
+  }
+  return 0;
+}
+
+
+// solve with lu_factor's factors, b in place
+RD_CLONES static void lu_solve(int n, const double* A, const lapack_int* ipiv, double* b) {
+  for (int k = 0; k < n; k++) {
+    int p = ipiv[k] - 1;
+    if (p != k) {
+      double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+  }
+  for (int k = 0; k < n; k++) {
+    const double* ck = A + (size_t)k * (size_t)n;
+    double x = b[k];
+    if (x != 0) {
+      column_update(b, ck, x, k + 1, n);
+    }
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    const double* ck = A + (size_t)k * (size_t)n;
+    double x = b[k] /= ck[k];
+    if (x != 0) {
+      column_update(b, ck, x, 0, k);
+    }
+  }
 }
 
 
@@ -48,14 +148,15 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
       dd->A[(size_t)c * (size_t)n + (size_t)s->Ai[p]] = Ax[p];
       col += fabs(Ax[p]);
     }
-    anorm = fmax(anorm, col);
+    anorm = col > anorm ? col : anorm;
   }
   s->nfactor++;
   if (n == 0) {
     s->rcond = 1;
     return RD_OK;
   }
-  lapack_int info = dd->la->dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
+  lapack_int info = own_lu(s) ? lu_factor(n, dd->A, dd->ipiv)
+                              : dd->la->dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
   if (info < 0) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrf: bad argument %d", (int)-info);
   }
@@ -64,19 +165,29 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     s->rcond = 0;
     return RD_RECOVER_SINGULAR;
   }
-  double rcond = 0;
-  info =
-      dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
-  s->rcond = info == 0 ? rcond : 0;
+  // the pivot ratio when it is comfortable, else (and always with LAPACK's LU) dgecon's 1-norm
+  // estimate
+  int worst = 0;
+  double umax = 0;
+  for (int i = 0; i < n; i++) {
+    double u = fabs(dd->A[(size_t)i * (size_t)n + (size_t)i]);
+    umax = u > umax ? u : umax;
+    if (u < fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst])) {
+      worst = i;
+    }
+  }
+  s->rcond = fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst]) / umax;
+  if (!own_lu(s) || !(s->rcond > RD_LINSOL_PIVOT_RATIO_OK)) {
+    if (!dd->la && !(dd->la = rd_lapack(s->ctx, "the condition estimate of the dense solver"))) {
+      return RD_ERR_IO;
+    }
+    double rcond = 0;
+    info =
+        dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
+    s->rcond = info == 0 ? rcond : 0;
+  }
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
     // the smallest pivot points at the most dependent column
-    int worst = 0;
-    for (int i = 1; i < n; i++) {
-      if (fabs(dd->A[(size_t)i * (size_t)n + (size_t)i]) <
-          fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst])) {
-        worst = i;
-      }
-    }
     s->singular_col = worst;
     return RD_RECOVER_SINGULAR;
   }
@@ -87,6 +198,10 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
 static int dense_solve(rdLinSol* s, double* b) {
   denseData* dd = s->impl;
   if (s->n == 0) {
+    return RD_OK;
+  }
+  if (own_lu(s)) {
+    lu_solve(s->n, dd->A, dd->ipiv, b);
     return RD_OK;
   }
   lapack_int info = dd->la->dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);

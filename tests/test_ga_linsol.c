@@ -62,15 +62,15 @@ static void matvec(int n, const int* Ap, const int* Ai, const double* Ax, const 
 }
 
 
-static void conformance(rdContext* ctx, int kind, const char* name) {
+// n unknowns, nb of them multipliers (n <= 80)
+static void conformance(rdContext* ctx, int kind, const char* name, int n, int nb) {
   for (unsigned seed = 1; seed <= 3; seed++) {
-    int n = 12, nb = 3;
     int *Ap, *Ai;
     double* Ax;
     make(n, nb, seed, &Ap, &Ai, &Ax);
     rdLinSol* s = NULL;
     CHECK(rd_linsolCreate(ctx, kind, n, Ap, Ai, &s) == RD_OK);
-    double x[12], b[12], y[12];
+    double x[80], b[80], y[80];
     for (int pass = 0; pass < 2; pass++) {
       // second pass: new values, same pattern (KLU refactors)
       if (pass) {
@@ -203,9 +203,12 @@ int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
-  TEST_CASE(conformance(ctx, RD_LINSOL_KLU, "klu"));
-  TEST_CASE(conformance(ctx, RD_LINSOL_UMFPACK, "umfpack"));
-  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense"));
+  TEST_CASE(conformance(ctx, RD_LINSOL_KLU, "klu", 12, 3));
+  TEST_CASE(conformance(ctx, RD_LINSOL_UMFPACK, "umfpack", 12, 3));
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense", 12, 3));
+  // the dense backend's two LUs: its own up to RD_LINSOL_DENSE_OWN_MAX unknowns, LAPACK's above
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (own LU)", RD_LINSOL_DENSE_OWN_MAX, 8));
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (LAPACK)", RD_LINSOL_DENSE_OWN_MAX + 1, 8));
   TEST_CASE(klu_stale_pivots(ctx));
   // (cholmod on a model with joints is refused: tests/test_cholmod.c)
   rd_destroyContext(&ctx);
