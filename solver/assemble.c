@@ -166,8 +166,13 @@ static void spatial_sum(const rdModel* m, const double* map, double cM, double c
         v3_add(u, u, t);
       }
       m3_tmulv(t, p, u);  // the row vector u T^T
+      // an absent term as 0 * 0 (+0, as the sum was written before)
+      static const double zero[3] = {0, 0, 0};
+      const double* Co = C ? C + o : zero;
+      const double* Mo = M ? M + o : zero;
+      double cc = C ? cC : 0, cm = M ? cM : 0;
       for (int k = 0; k < 3; k++) {
-        S[o + k] = cK * t[k] + (C ? cC * C[o + k] : 0) + (M ? cM * M[o + k] : 0);
+        S[o + k] = cK * t[k] + cc * Co[k] + cm * Mo[k];
       }
     }
   }
@@ -485,7 +490,9 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
         ri[3 + k] -= mb[k];
       }
     }
-    if (Ax && c->cK != 0 && m->node_kind[i] == RD_NODE_RIGID) {
+    // (no moment, no stiffness: nothing to add)
+    if (Ax && c->cK != 0 && m->node_kind[i] == RD_NODE_RIGID &&
+        (fi[3] != 0 || fi[4] != 0 || fi[5] != 0)) {
       double K[36];
       moment_stiffness(m, d, q, i, K);
       add_node_stiffness(m, c, Ax, i, K);
@@ -507,7 +514,9 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
     int has_g = g[0] != 0 || g[1] != 0 || g[2] != 0;
     for (int e = 0; has_g && e < m->nelem; e++) {
       const rdElemDef* ed = &m->elem[e].def;
-      if (ed->type == RD_ELEM_RIGID_BODY) {
+      const double* com = ed->type == RD_ELEM_RIGID_BODY ? ed->u.body.com : NULL;
+      // (the centre of mass at the node: no gravity moment, no stiffness)
+      if (com && (com[0] != 0 || com[1] != 0 || com[2] != 0)) {
         gravity_stiffness(g, q, &ed->u.body, K);
         add_node_stiffness(m, c, Ax, ed->u.body.node, K);
       }

@@ -205,11 +205,13 @@ static void auto_choice(void) {
   rd_createContext(&ctx, NULL);
   CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 0)) == RD_LINSOL_CHOLMOD);  // 1029 unknowns
   CHECK(chosen(model_lattice(ctx, 4, 3, 3, 0.3, 0)) == RD_LINSOL_KLU);      // 108: too small
+  CHECK(chosen(model_lattice(ctx, 3, 3, 2, 0.3, 0)) == RD_LINSOL_DENSE);    // 54: the own LU
+  CHECK(chosen(model_lattice(ctx, 5, 3, 2, 0.3, 0)) == RD_LINSOL_KLU);      // 90
   // dampers: not symmetric; KLU on a small mesh, UMFPACK once the fill is mesh-like
-  CHECK(chosen(model_lattice(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);        // 375 unknowns
-  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);    // 1029
-  CHECK(chosen(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_KLU);  // joints
-  CHECK(chosen(model_chain(ctx, 2000, 0)) == RD_LINSOL_KLU);                  // 22000, banded
+  CHECK(chosen(model_lattice(ctx, 5, 5, 5, 0.3, 5)) == RD_LINSOL_KLU);          // 375 unknowns
+  CHECK(chosen(model_lattice(ctx, 7, 7, 7, 0.3, 5)) == RD_LINSOL_UMFPACK);      // 1029
+  CHECK(chosen(model_heavyTopAlpha(ctx, 0.9, 1e-3, NULL)) == RD_LINSOL_DENSE);  // 9 unknowns
+  CHECK(chosen(model_chain(ctx, 2000, 0)) == RD_LINSOL_KLU);                    // 22000, banded
   rdSpec* s = model_lattice(ctx, 7, 7, 7, 0.3, 0);
   rds_setOption(s, "solver.linear_solver", "umfpack");
   rdModel* m = NULL;
