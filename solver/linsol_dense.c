@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Dense LU backend: its own right-looking LU with partial pivoting up to
-// RD_LINSOL_DENSE_OWN_MAX unknowns, LAPACKE dgetrf/dgetrs above; the condition from the pivot
-// ratio, confirmed by dgecon when the ratio is small (as the KLU backend does with klu_condest).
+// RD_LINSOL_DENSE_OWN_MAX unknowns, with the condition from the pivot ratio, confirmed by a
+// 1-norm estimate when the ratio is small (as the KLU backend does with klu_condest); LAPACKE
+// dgetrf/dgecon/dgetrs above.
 //
 // Below a few dozen unknowns the LAPACK calls cost more than their arithmetic: on the heavy
 // top's 9 x 9 iteration matrix one dgetrf + dgecon + dgetrs through OpenBLAS is 35 k
-// instructions, the loops below about 2 k (docs/performance.md, "Backends on small models").
-// LAPACK (and with it OpenBLAS, which starts threads when loaded) is then loaded only for a
-// condition estimate of a nearly singular matrix.
+// instructions, the loops below about 3 k (docs/performance.md, "Backends on small models"),
+// and loading LAPACK loads OpenBLAS, which starts threads.
 #include <math.h>
 #include <string.h>
 
@@ -19,10 +19,11 @@
 #include "src/core/lapack.h"
 
 typedef struct {
-  const rdLapack* la;  // NULL until needed (own LU: only for dgecon)
+  const rdLapack* la;  // NULL with the own LU
   double* A;           // n x n column-major: the LU factors, dgetrf's layout
   lapack_int* ipiv;    // n: row interchanges, 1-based
-  // dgecon's workspace, made here: LAPACKE_dgecon would allocate it at every factorization
+  // dgecon's (or inv_norm1's) workspace, made here: LAPACKE_dgecon would allocate it at every
+  // factorization
   double* work;       // 4 n
   lapack_int* iwork;  // n
 } denseData;
@@ -137,6 +138,88 @@ RD_CLONES static void lu_solve(int n, const double* A, const lapack_int* ipiv, d
 }
 
 
+// solve A^T x = b in place with lu_factor's factors: A = P L U, so U^T w = b, L^T v = w, x = P v
+static void lu_solve_trans(int n, const double* A, const lapack_int* ipiv, double* b) {
+  for (int k = 0; k < n; k++) {
+    const double* ck = A + (size_t)k * (size_t)n;
+    double t = b[k];
+    for (int i = 0; i < k; i++) {
+      t -= ck[i] * b[i];
+    }
+    b[k] = t / ck[k];
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    const double* ck = A + (size_t)k * (size_t)n;
+    double t = b[k];
+    for (int i = k + 1; i < n; i++) {
+      t -= ck[i] * b[i];
+    }
+    b[k] = t;
+  }
+  for (int k = n - 1; k >= 0; k--) {
+    int p = ipiv[k] - 1;
+    if (p != k) {
+      double t = b[k];
+      b[k] = b[p];
+      b[p] = t;
+    }
+  }
+}
+
+
+static double norm1(int n, const double* x) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    s += fabs(x[i]);
+  }
+  return s;
+}
+
+
+// a lower estimate of the 1-norm of A^-1 from lu_factor's factors: Hager's method with
+// Higham's refinements (Higham, "FORTRAN codes for estimating the one-norm of a real or complex
+// matrix", ACM TOMS 14, 1988; LAPACK's dlacn2, which dgecon uses), a few solves with A and A^T
+// instead of LAPACK's calls (about ten times the arithmetic at these sizes) and its loading; w: 2 n
+static double inv_norm1(int n, const double* A, const lapack_int* ipiv, double* w) {
+  double *x = w, *z = w + n;
+  for (int i = 0; i < n; i++) {
+    x[i] = 1.0 / n;
+  }
+  lu_solve(n, A, ipiv, x);
+  double est = norm1(n, x);
+  int last = -1;
+  for (int it = 0; it < 5; it++) {
+    for (int i = 0; i < n; i++) {
+      z[i] = x[i] >= 0 ? 1 : -1;
+    }
+    lu_solve_trans(n, A, ipiv, z);
+    int j = 0;
+    for (int i = 1; i < n; i++) {
+      j = fabs(z[i]) > fabs(z[j]) ? i : j;
+    }
+    if (j == last) {
+      break;
+    }
+    memset(x, 0, (size_t)n * sizeof(double));
+    x[j] = 1;
+    lu_solve(n, A, ipiv, x);
+    double e = norm1(n, x);
+    if (e <= est) {
+      break;
+    }
+    est = e;
+    last = j;
+  }
+  // Higham's alternating vector catches what the iteration misses
+  for (int i = 0; i < n; i++) {
+    x[i] = (i % 2 ? -1 : 1) * (1 + (double)i / (n > 1 ? n - 1 : 1));
+  }
+  lu_solve(n, A, ipiv, x);
+  double alt = 2 * norm1(n, x) / (3.0 * n);
+  return alt > est ? alt : est;
+}
+
+
 static int dense_factor(rdLinSol* s, const double* Ax) {
   denseData* dd = s->impl;
   int n = s->n;
@@ -165,8 +248,8 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     s->rcond = 0;
     return RD_RECOVER_SINGULAR;
   }
-  // the pivot ratio when it is comfortable, else (and always with LAPACK's LU) dgecon's 1-norm
-  // estimate
+  // the pivot ratio when it is comfortable, else a 1-norm estimate: inv_norm1 with the own LU,
+  // dgecon (always) with LAPACK's
   int worst = 0;
   double umax = 0;
   for (int i = 0; i < n; i++) {
@@ -177,10 +260,10 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     }
   }
   s->rcond = fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst]) / umax;
-  if (!own_lu(s) || !(s->rcond > RD_LINSOL_PIVOT_RATIO_OK)) {
-    if (!dd->la && !(dd->la = rd_lapack(s->ctx, "the condition estimate of the dense solver"))) {
-      return RD_ERR_IO;
-    }
+  if (own_lu(s) && !(s->rcond > RD_LINSOL_PIVOT_RATIO_OK)) {
+    double inv = inv_norm1(n, dd->A, dd->ipiv, dd->work);
+    s->rcond = anorm > 0 && inv > 0 && isfinite(inv) ? 1 / (anorm * inv) : 0;
+  } else if (!own_lu(s)) {
     double rcond = 0;
     info =
         dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);

@@ -111,6 +111,50 @@ static void conformance(rdContext* ctx, int kind, const char* name, int n, int n
 }
 
 
+// the dense backend's condition when the pivot ratio is small (own LU: a 1-norm estimate of
+// A^-1, Hager-Higham): a full n x n matrix with row i scaled by 10^(-i/2), pivot ratio ~1e-10,
+// against the exact 1 / (|A|_1 |A^-1|_1) from the columns of A^-1. The estimate of |A^-1|_1 is
+// a lower bound, so the rcond is at least the exact one; it must be within 3x of it
+static void dense_condition(rdContext* ctx) {
+  enum { N = 20 };
+  int Ap[N + 1], Ai[N * N];
+  double Ax[N * N], Ainv[N * N];
+  srand(7);
+  for (int c = 0; c <= N; c++) {
+    Ap[c] = c * N;
+  }
+  for (int c = 0; c < N; c++) {
+    for (int r = 0; r < N; r++) {
+      Ai[c * N + r] = r;
+      Ax[c * N + r] = ((r == c ? 4 : 0) + 2.0 * rand() / RAND_MAX - 1) * pow(10, -0.5 * r);
+    }
+  }
+  rdLinSol* s = NULL;
+  CHECK(rd_linsolCreate(ctx, RD_LINSOL_DENSE, N, Ap, Ai, &s) == RD_OK);
+  CHECK(rd_linsolFactor(s, Ax) == RD_OK);
+  double anorm = 0, inorm = 0;
+  for (int c = 0; c < N; c++) {
+    double* col = Ainv + c * N;
+    memset(col, 0, N * sizeof(double));
+    col[c] = 1;
+    CHECK(rd_linsolSolve(s, col) == RD_OK);
+    double a = 0, b = 0;
+    for (int r = 0; r < N; r++) {
+      a += fabs(Ax[c * N + r]);
+      b += fabs(col[r]);
+    }
+    anorm = fmax(anorm, a);
+    inorm = fmax(inorm, b);
+  }
+  double exact = 1 / (anorm * inorm);
+  printf("dense condition: estimate %.4e, exact %.4e\n", s->rcond, exact);
+  CHECK(exact < 1e-8);  // (the pivot ratio is below 1e-8 there: the estimate is taken)
+  CHECK_MSG(s->rcond >= exact * (1 - 1e-10) && s->rcond <= 3 * exact, "%.4e vs %.4e", s->rcond,
+            exact);
+  rd_linsolDestroy(&s);
+}
+
+
 // KLU refactorization with a pivot order gone bad: factor A1 = [1 1; 1 1+1] (diagonal pivots),
 // then refactor A2 = [d 1; 1 1] with d = 1e-9, whose old diagonal pivot d grows U(2,2) to
 // -1e9. The pivot ratio is tiny but the condition estimate through the same factors looks fine,
@@ -210,6 +254,7 @@ int main(int argc, char** argv) {
   TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (own LU)", RD_LINSOL_DENSE_OWN_MAX, 8));
   TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (LAPACK)", RD_LINSOL_DENSE_OWN_MAX + 1, 8));
   TEST_CASE(klu_stale_pivots(ctx));
+  TEST_CASE(dense_condition(ctx));
   // (cholmod on a model with joints is refused: tests/test_cholmod.c)
   rd_destroyContext(&ctx);
   TEST_CASE(same_trajectory());
