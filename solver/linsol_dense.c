@@ -6,7 +6,7 @@
 //
 // Below a few dozen unknowns the LAPACK calls cost more than their arithmetic: on the heavy
 // top's 9 x 9 iteration matrix one dgetrf + dgecon + dgetrs through OpenBLAS is 35 k
-// instructions, the loops below about 3 k (docs/performance.md, "Backends on small models"),
+// instructions, the loops below 3.4 k (docs/performance.md, "Backends on small models"),
 // and loading LAPACK loads OpenBLAS, which starts threads.
 #include <math.h>
 #include <string.h>
