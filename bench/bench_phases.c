@@ -4,19 +4,11 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "solver/assemble.h"
 #include "solver/linsol.h"
 #include "solver/pattern.h"
 #include "src/model/data_impl.h"
-
-double bench_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 
 static int g_cpu_clock = 0;
 
@@ -28,24 +20,7 @@ void bench_setPhaseClock(int cpu) {
 
 // the clock of the phases, seconds
 static double phase_now(void) {
-  if (!g_cpu_clock) {
-    return bench_now();
-  }
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-static int dcmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-
-double bench_median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), dcmp);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return g_cpu_clock ? bench_cpu() : bench_now();
 }
 
 

@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Shared by the benchmark programs: a clock, medians, and the phases of one Newton iteration of
-// an implicit stepper (assembly, factorization, solve) timed in isolation at a data's state.
-// Uses the internal headers (the phases are not part of the public API).
+// Shared by the benchmark programs: the phases of one Newton iteration of an implicit stepper
+// (assembly, factorization, solve) timed in isolation at a data's state. Uses the internal headers
+// (the phases are not part of the public API).
 #ifndef RD_BENCH_PHASES_H
 #define RD_BENCH_PHASES_H
 
+#include "bench_clock.h"
 #include "rodrigues/rodrigues.h"
-
-// monotonic clock, seconds
-double bench_now(void);
-
-// median of v (n >= 1; v is sorted in place)
-double bench_median(double* v, int n);
 
 // median microseconds of one call of each phase, at the data's current state and with the
 // model's linear solver: rd_assemble of the residual and the matrix (cM = 1, cC = 1e-3,

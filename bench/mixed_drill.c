@@ -32,32 +32,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "rodrigues/rodrigues.h"
 
 #define SAMPLE 0.01
 #define MAXS 4096
 #define MAXRUN 48
 
-// CPU time of the process: the machine is shared, the law's cost and the runs are timed in it
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-
-static double median(double* x, int n) {
-  qsort(x, (size_t)n, sizeof(*x), cmp_double);
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 // ---------------------------------------------------------------------------------------------
 // the bit-rock law as a user's expensive callback
@@ -79,18 +61,18 @@ static void burn(long n) {
 static void calibrate(double us) {
   double t[9];
   long n = 100000;
-  double t0 = now();
+  double t0 = bench_cpu();
   burn(n);
-  double per = (now() - t0) / (double)n;
+  double per = (bench_cpu() - t0) / (double)n;
   g_spin = (long)(us * 1e-6 / per);
   for (int k = 0; k < 9; k++) {
-    t0 = now();
+    t0 = bench_cpu();
     for (int i = 0; i < 200; i++) {
       burn(g_spin);
     }
-    t[k] = (now() - t0) / 200;
+    t[k] = (bench_cpu() - t0) / 200;
   }
-  double m = median(t, 9);
+  double m = bench_median(t, 9);
   g_spin = (long)((double)g_spin * us * 1e-6 / m);
 }
 
@@ -246,14 +228,14 @@ static int do_run(rdContext* ctx, run* r) {
   st = st ? st : rd_createData(m, &d);
   st = st ? st : rd_initialize(m, d);
   int ns_ = (int)floor(g_final / SAMPLE + 0.5);
-  double t0 = now();
+  double t0 = bench_cpu();
   for (int k = 1; !st && k <= ns_ && k < MAXS; k++) {
     st = rd_advance(m, d, k * SAMPLE, NULL, NULL);
     double w[3];
     rd_getNodeState(m, d, rd_findNode(m, "bit"), NULL, NULL, NULL, w, NULL);
     r->w3[k] = w[2];
   }
-  r->cpu = now() - t0;
+  r->cpu = bench_cpu() - t0;
   rdStats stats;
   if (d) {
     rd_getStats(d, &stats);
@@ -336,14 +318,14 @@ int main(int argc, char** argv) {
   rdContext* ctx = NULL;
   rd_createContext(&ctx, NULL);
   calibrate(cost);
-  double t0 = now();
+  double t0 = bench_cpu();
   for (int i = 0; i < 100; i++) {
     burn(g_spin);
   }
   printf(
       "law: %.1f us per evaluation (busy loop of %ld iterations); t = 0 .. %g, w3 sampled "
       "every %g s\n",
-      (now() - t0) / 100 * 1e6, g_spin, g_final, SAMPLE);
+      (bench_cpu() - t0) / 100 * 1e6, g_spin, g_final, SAMPLE);
   static run ref, runs[MAXRUN];
   ref = make_run("reference", 0, href, 1, 0, JAC_ANALYTIC);
   if (do_run(ctx, &ref)) {
@@ -431,13 +413,13 @@ int main(int argc, char** argv) {
       }
     }
   }
-  double wx = median(tx, rounds);
+  double wx = bench_median(tx, rounds);
   printf("  %d interleaved rounds, medians of CPU time: mixed %.3f s\n", rounds, wx);
   for (int j = 0; j < 4; j++) {
     if (!mono[j]) {
       continue;
     }
-    double wm = median(tm[j], rounds);
+    double wm = bench_median(tm[j], rounds);
     long em = mono[j]->calls + mono[j]->jac_calls, ex = mix->calls + mix->jac_calls;
     printf(
         "  against monolithic %-8s: %.3f s, mixed %.2fx faster; law evaluations %ld + %ld "

@@ -18,28 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "rodrigues/rodrigues.h"
 #include "tests/support/models.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-
-static double median(double* x, int n) {
-  qsort(x, (size_t)n, sizeof(double), cmp);
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 
 // the cantilever of E elements, compiled and initialized
@@ -53,10 +35,10 @@ static int build(rdContext* ctx, int E, rdModel** m, rdData** d) {
 // one run: the times of the linearization and of the modes with `solver`; frequencies into f
 static int run(rdModel* m, rdData* d, int solver, int count, double* t_lin, double* t_modes,
                double* f, rdModesInfo* info) {
-  double t0 = cpu_now();
+  double t0 = bench_cpu();
   rdLinearization* lin = NULL;
   int st = rd_linearize(m, d, NULL, &lin);
-  double t1 = cpu_now();
+  double t1 = bench_cpu();
   rdModes* md = NULL;
   if (st == RD_OK) {
     rdModalDef def = rd_defaultModalDef();
@@ -64,7 +46,7 @@ static int run(rdModel* m, rdData* d, int solver, int count, double* t_lin, doub
     def.solver = solver;
     st = rd_computeModes(lin, &def, &md);
   }
-  double t2 = cpu_now();
+  double t2 = bench_cpu();
   *t_lin = t1 - t0;
   *t_modes = t2 - t1;
   for (int k = 0; st == RD_OK && k < rd_modeCount(md); k++) {
@@ -147,11 +129,12 @@ int main(int argc, char** argv) {
     failures += dense && !(diff < 1e-8);
     char dcol[32] = "-", ecol[32] = "-";
     if (dense) {
-      snprintf(dcol, sizeof(dcol), "%.3f", median(td, nrep));
+      snprintf(dcol, sizeof(dcol), "%.3f", bench_median(td, nrep));
       snprintf(ecol, sizeof(ecol), "%.1e", diff);
     }
     printf("%8d %8d %10.3f %10.3f %8d %8d %10s %12.6f %10s\n", mi.ndof, mi.ndof - 6,
-           median(tl, nrep), median(ta, nrep), ia.restarts, ia.products, dcol, fa[0], ecol);
+           bench_median(tl, nrep), bench_median(ta, nrep), ia.restarts, ia.products, dcol, fa[0],
+           ecol);
     free(fa);
     free(fd);
     rd_destroyData(&d);

@@ -23,31 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_clock.h"
 #include "rodrigues/rodrigues.h"
 #include "tests/support/rigid_models.h"
 
 #define TEND 10.0
 #define MAXPTS 16
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-
-static double median(double* x, int n) {
-  qsort(x, (size_t)n, sizeof(*x), cmp_double);
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
 
 
 // one point of a work-precision curve
@@ -108,11 +90,11 @@ static int run_library(const char* deck, const char* method, double h, wpPoint* 
   if (st == RD_OK) {
     st = rd_initialize(model, data);
   }
-  double t0 = now();
+  double t0 = bench_now();
   if (st == RD_OK) {
     st = rd_advance(model, data, TEND, NULL, NULL);
   }
-  p->wall = now() - t0;
+  p->wall = bench_now() - t0;
   double q[4], Pi[3];
   if (st == RD_OK) {
     st = rd_getNodeState(model, data, node, NULL, q, NULL, NULL, NULL);
@@ -173,7 +155,7 @@ static void run_gsl(int fixed, double h_or_tol, wpPoint* p, double yend[7]) {
   double y[7], t = 0;
   rigid_initialState(top, y);
   rhs_calls = 0;
-  double t0 = now();
+  double t0 = bench_now();
   int st;
   if (fixed) {
     unsigned long n = (unsigned long)lround(TEND / h_or_tol);
@@ -183,7 +165,7 @@ static void run_gsl(int fixed, double h_or_tol, wpPoint* p, double yend[7]) {
     st = gsl_odeiv2_driver_apply(d, &t, TEND, y);
     p->steps = (long)d->n;
   }
-  p->wall = now() - t0;
+  p->wall = bench_now() - t0;
   p->h = h_or_tol;
   p->loads = rhs_calls;
   gsl_odeiv2_driver_free(d);
@@ -202,7 +184,7 @@ static void run_rk4_loop(double h, wpPoint* p) {
   double y[7], k1[7], k2[7], k3[7], k4[7], yt[7];
   rigid_initialState(top, y);
   long calls = 0;
-  double t = 0, t0 = now();
+  double t = 0, t0 = bench_now();
   for (long s = 0; s < n; s++) {
     ref_rhs(&top->ode, t, y, k1);
     for (int i = 0; i < 7; i++) {
@@ -227,7 +209,7 @@ static void run_rk4_loop(double h, wpPoint* p) {
     }
     t = (double)(s + 1) * h;
   }
-  p->wall = now() - t0;
+  p->wall = bench_now() - t0;
   p->h = h;
   p->steps = n;
   p->loads = calls;
@@ -297,7 +279,7 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
     for (int r = 1; r < repeat; r++) {
       mn = fmin(mn, ns[r]);
     }
-    double med = median(ns, repeat);
+    double med = bench_median(ns, repeat);
     if (!strcmp(lib_methods[m], "nmb")) {
       nmb_ns = med;
     } else if (!strcmp(lib_methods[m], "liemid_ea")) {
@@ -313,14 +295,14 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
       run_rk4_loop(dt_bench, &p);
       ns[r] = 1e9 * p.wall / (double)p.steps;
     }
-    double med = median(ns, repeat);
+    double med = bench_median(ns, repeat);
     printf("  %-12s %10ld %10.2f %12.1f %12s %11.3e\n", "rk4-loop", p.steps,
            (double)p.loads / (double)p.steps, med, "", p.eR);
     for (int r = 0; r < repeat; r++) {
       run_gsl(1, dt_bench, &p, NULL);
       ns[r] = 1e9 * p.wall / (double)p.steps;
     }
-    double gmed = median(ns, repeat);
+    double gmed = bench_median(ns, repeat);
     printf("  %-12s %10ld %10.2f %12.1f %12s %11.3e\n", "gsl-rk4", p.steps,
            (double)p.loads / (double)p.steps, gmed, "", p.eR);
     printf(
@@ -359,7 +341,7 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
         }
         w[r] = p->wall;
       }
-      p->wall = median(w, wrep);
+      p->wall = bench_median(w, wrep);
       print_point(c->name, p, 0);
     }
   }
@@ -381,7 +363,7 @@ static int run_all(const char* deck, int repeat, double dt_bench, int quick) {
         }
         w[r] = p->wall;
       }
-      p->wall = median(w, wrep);
+      p->wall = bench_median(w, wrep);
       print_point(c->name, p, g == 2);
     }
   }
