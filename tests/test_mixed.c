@@ -226,6 +226,61 @@ static int advance(const rdModel* m, rdData* d, double T) {
 // ---------------------------------------------------------------------------------------------
 // exactness
 
+// the top pivoted on the ground under gravity, alone, stepped by `method` at h
+static rdSpec* standalone_top(rdContext* ctx, const char* method, double h) {
+  rdSpec* a = NULL;
+  rd_createSpec(ctx, &a);
+  double g[3] = {0, 0, -20}, origin[3] = {0, 0, 0};
+  rds_setGravity(a, g);
+  model_addPivot(a, add_top(a, origin));
+  set_options(a, method, h, 0.9);
+  return a;
+}
+
+
+// the same top beside a cantilever (its nodes in nodes[3]); returns the spec, *top its node
+static rdSpec* top_beside_cantilever(rdContext* ctx, int* top, int nodes[3]) {
+  rdSpec* b = NULL;
+  rd_createSpec(ctx, &b);
+  double g[3] = {0, 0, -20}, origin[3] = {0, 0, 0};
+  rds_setGravity(b, g);
+  *top = add_top(b, origin);
+  model_addPivot(b, *top);
+  double kk[6] = {2e3, 2e3, 2e3, 20, 20, 20}, mu[6] = {1, 1, 1, 0.02, 0.01, 0.01};
+  add_cantilever(b, 1, kk, mu, 0, nodes);
+  return b;
+}
+
+
+// compile both, advance to t (the stand-alone one holding a zero host load on its top when
+// hold_zero), compare the tops bit for bit; *Wa, *Wb their W_z
+static int same_top_at(rdSpec* a, rdSpec* b, double t, int hold_zero, double* Wa, double* Wb) {
+  rdModel* ma = model_compile(a);
+  rdModel* mb = model_compile(b);
+  rdData* da = make_data(ma);
+  rdData* db = make_data(mb);
+  double zero[3] = {0, 0, 0};
+  int ok = da && db;
+  if (ok && hold_zero) {
+    ok = rd_setNodeLoad(ma, da, rd_findNode(ma, "top"), zero, zero) == RD_OK;
+  }
+  ok = ok && advance(ma, da, t) == RD_OK && advance(mb, db, t) == RD_OK;
+  nodeState sa, sb;
+  if (ok) {
+    get_state(ma, da, rd_findNode(ma, "top"), &sa);
+    get_state(mb, db, rd_findNode(mb, "top"), &sb);
+  }
+  *Wa = ok ? sa.W[2] : 0.0;
+  *Wb = ok ? sb.W[2] : 0.0;
+  ok = ok && same_state(&sa, &sb);
+  rd_destroyData(&da);
+  rd_destroyData(&db);
+  rd_destroyModel(&ma);
+  rd_destroyModel(&mb);
+  return ok;
+}
+
+
 // a subsystem not tied to the flexible part: its bodies are its stand-alone method, bit for bit
 // (the top pivoted on the ground, a cantilever elsewhere; dyadic steps so that the sub-step
 // times are the stand-alone grid's)
@@ -233,38 +288,14 @@ static void test_uncoupled_bitwise(rdContext* ctx) {
   const double h = 1.0 / 1024;
   const int sub = 4;
   for (int k = 0; k < NMETHOD; k++) {
-    rdSpec* a = NULL;
-    rd_createSpec(ctx, &a);
-    double g[3] = {0, 0, -20}, origin[3] = {0, 0, 0};
-    rds_setGravity(a, g);
-    model_addPivot(a, add_top(a, origin));
-    set_options(a, rigid_methods[k], h, 0.9);
-    rdSpec* b = NULL;
-    rd_createSpec(ctx, &b);
-    rds_setGravity(b, g);
-    int top = add_top(b, origin);
-    model_addPivot(b, top);
-    int nodes[3];
-    double kk[6] = {2e3, 2e3, 2e3, 20, 20, 20}, mu[6] = {1, 1, 1, 0.02, 0.01, 0.01};
-    add_cantilever(b, 1, kk, mu, 0, nodes);
+    rdSpec* a = standalone_top(ctx, rigid_methods[k], h);
+    int top, nodes[3];
+    rdSpec* b = top_beside_cantilever(ctx, &top, nodes);
     add_subsystem(b, "top", top, rigid_methods[k], sub, RD_SUBSYSTEM_PREDICT_TAYLOR);
     set_options(b, "generalized_alpha", sub * h, 0.9);
-    rdModel* ma = model_compile(a);
-    rdModel* mb = model_compile(b);
-    rdData* da = make_data(ma);
-    rdData* db = make_data(mb);
-    int ok = da && db && advance(ma, da, 0.25) == RD_OK && advance(mb, db, 0.25) == RD_OK;
-    nodeState sa, sb;
-    if (ok) {
-      get_state(ma, da, rd_findNode(ma, "top"), &sa);
-      get_state(mb, db, rd_findNode(mb, "top"), &sb);
-    }
-    CHECK_MSG(ok && same_state(&sa, &sb), "%s: top at t = 0.25 differs (W_z %.17g vs %.17g)",
-              rigid_methods[k], ok ? sa.W[2] : 0.0, ok ? sb.W[2] : 0.0);
-    rd_destroyData(&da);
-    rd_destroyData(&db);
-    rd_destroyModel(&ma);
-    rd_destroyModel(&mb);
+    double wa, wb;
+    int ok = same_top_at(a, b, 0.25, 0, &wa, &wb);
+    CHECK_MSG(ok, "%s: top at t = 0.25 differs (W_z %.17g vs %.17g)", rigid_methods[k], wa, wb);
   }
 }
 
@@ -277,20 +308,9 @@ static void test_coupling_off_bitwise(rdContext* ctx) {
   const int sub = 2;
   for (int k = 0; k < NMETHOD; k++) {
     for (int pred = RD_SUBSYSTEM_PREDICT_SUBSTEPS; pred <= RD_SUBSYSTEM_PREDICT_TAYLOR; pred++) {
-      rdSpec* a = NULL;
-      rd_createSpec(ctx, &a);
-      double g[3] = {0, 0, -20}, origin[3] = {0, 0, 0};
-      rds_setGravity(a, g);
-      model_addPivot(a, add_top(a, origin));
-      set_options(a, rigid_methods[k], h, 0.9);
-      rdSpec* b = NULL;
-      rd_createSpec(ctx, &b);
-      rds_setGravity(b, g);
-      int top = add_top(b, origin);
-      model_addPivot(b, top);
-      int nodes[3];
-      double kk[6] = {2e3, 2e3, 2e3, 20, 20, 20}, mu[6] = {1, 1, 1, 0.02, 0.01, 0.01};
-      add_cantilever(b, 1, kk, mu, 0, nodes);
+      rdSpec* a = standalone_top(ctx, rigid_methods[k], h);
+      int top, nodes[3];
+      rdSpec* b = top_beside_cantilever(ctx, &top, nodes);
       rdBushingDef bu = rd_defaultBushingDef();
       bu.name = "off";
       bu.node[0] = nodes[2];
@@ -298,24 +318,9 @@ static void test_coupling_off_bitwise(rdContext* ctx) {
       rds_addBushing(b, &bu);
       add_subsystem(b, "top", top, rigid_methods[k], sub, pred);
       set_options(b, "generalized_alpha", sub * h, 0.9);
-      rdModel* ma = model_compile(a);
-      rdModel* mb = model_compile(b);
-      rdData* da = make_data(ma);
-      rdData* db = make_data(mb);
-      double zero[3] = {0, 0, 0};
-      int ok = da && db && rd_setNodeLoad(ma, da, rd_findNode(ma, "top"), zero, zero) == RD_OK;
-      ok = ok && advance(ma, da, 0.125) == RD_OK && advance(mb, db, 0.125) == RD_OK;
-      nodeState sa, sb;
-      if (ok) {
-        get_state(ma, da, rd_findNode(ma, "top"), &sa);
-        get_state(mb, db, rd_findNode(mb, "top"), &sb);
-      }
-      CHECK_MSG(ok && same_state(&sa, &sb), "%s, predictor %d: top at t = 0.125 differs",
-                rigid_methods[k], pred);
-      rd_destroyData(&da);
-      rd_destroyData(&db);
-      rd_destroyModel(&ma);
-      rd_destroyModel(&mb);
+      double wa, wb;
+      int ok = same_top_at(a, b, 0.125, 1, &wa, &wb);
+      CHECK_MSG(ok, "%s, predictor %d: top at t = 0.125 differs", rigid_methods[k], pred);
     }
   }
 }
