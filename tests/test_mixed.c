@@ -106,6 +106,39 @@ static void set_options(rdSpec* s, const char* method, double h, double rho) {
 }
 
 
+// the body "blob" (node "b", 1 kg, centre of mass off its node) at x = 1.2, moving (vertical
+// velocity vz) and spinning, tied to node `tip` by the bushing "tie"; its damping `damping`
+// times the stiffness, none when damping < 0; returns the node
+static int add_tied_blob(rdSpec* s, int tip, double vz, double damping) {
+  rdNodeDef n = rd_defaultNodeDef();
+  n.name = "b";
+  n.position[0] = 1.2;
+  n.velocity[1] = 0.3;
+  n.velocity[2] = vz;
+  n.angular_velocity[0] = 2;
+  n.angular_velocity[1] = 1;
+  n.angular_velocity[2] = 5;
+  n.angular_velocity_frame = RD_FRAME_BODY;
+  double J[3] = {0.05, 0.06, 0.07}, c[3] = {0.1, 0, 0};
+  int b = model_addRigidBody(s, &n, "blob", 1, J, c);
+  rdBushingDef bu = rd_defaultBushingDef();
+  bu.name = "tie";
+  bu.node[0] = tip;
+  bu.node[1] = b;
+  double kb[6] = {500, 500, 500, 5, 5, 5};
+  model_diag6(bu.stiffness, kb);
+  if (damping >= 0) {
+    double cb[6];
+    for (int i = 0; i < 6; i++) {
+      cb[i] = damping * kb[i];
+    }
+    model_diag6(bu.damping, cb);
+  }
+  rds_addBushing(s, &bu);
+  return b;
+}
+
+
 // force coupling: a body "blob" (node "b") on a bushing to the tip of a soft cantilever, gravity,
 // spinning and moving; `mixed`: in a subsystem of `method` with `sub` sub-steps
 static rdSpec* force_model(rdContext* ctx, int mixed, const char* method, int sub, int predictor,
@@ -115,27 +148,7 @@ static rdSpec* force_model(rdContext* ctx, int mixed, const char* method, int su
   int nodes[3];
   double k[6] = {2e3, 2e3, 2e3, 20, 20, 20}, mu[6] = {5, 5, 5, 0.5, 0.25, 0.25};
   add_cantilever(s, 1, k, mu, bushing_clamp, nodes);
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "b";
-  n.position[0] = 1.2;
-  n.velocity[1] = 0.3;
-  n.angular_velocity[0] = 2;
-  n.angular_velocity[1] = 1;
-  n.angular_velocity[2] = 5;
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  double J[3] = {0.05, 0.06, 0.07}, c[3] = {0.1, 0, 0};
-  int b = model_addRigidBody(s, &n, "blob", 1, J, c);
-  rdBushingDef bu = rd_defaultBushingDef();
-  bu.name = "tie";
-  bu.node[0] = nodes[2];
-  bu.node[1] = b;
-  double kb[6] = {500, 500, 500, 5, 5, 5}, cb[6];
-  for (int i = 0; i < 6; i++) {
-    cb[i] = damping * kb[i];
-  }
-  model_diag6(bu.stiffness, kb);
-  model_diag6(bu.damping, cb);
-  rds_addBushing(s, &bu);
+  int b = add_tied_blob(s, nodes[2], 0, damping);
   if (mixed) {
     add_subsystem(s, "blobs", b, method, sub, predictor);
   }
@@ -447,24 +460,7 @@ static double momentum_drift(rdContext* ctx, int mixed, double h) {
   model_diag6(K, k);
   model_diag6(M, mu);
   model_addGllBeams(s, 1, 3, 1, K, M, "beam", nodes);
-  rdNodeDef n = rd_defaultNodeDef();
-  n.name = "b";
-  n.position[0] = 1.2;
-  n.velocity[1] = 0.3;
-  n.velocity[2] = -0.2;
-  n.angular_velocity[0] = 2;
-  n.angular_velocity[1] = 1;
-  n.angular_velocity[2] = 5;
-  n.angular_velocity_frame = RD_FRAME_BODY;
-  double J[3] = {0.05, 0.06, 0.07}, c[3] = {0.1, 0, 0};
-  int b = model_addRigidBody(s, &n, "blob", 1, J, c);
-  rdBushingDef bu = rd_defaultBushingDef();
-  bu.name = "tie";
-  bu.node[0] = nodes[2];
-  bu.node[1] = b;
-  double kb[6] = {500, 500, 500, 5, 5, 5};
-  model_diag6(bu.stiffness, kb);
-  rds_addBushing(s, &bu);
+  int b = add_tied_blob(s, nodes[2], -0.2, -1);
   if (mixed) {
     add_subsystem(s, "blobs", b, "liemid_ea", 4, RD_SUBSYSTEM_PREDICT_SUBSTEPS);
   }
