@@ -68,29 +68,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char driver[512];
   snprintf(driver, sizeof(driver), "%s/driver.inp", dir);
   rdSpec* spec = NULL;
-  rdModel* model = NULL;
-  rdData* d = NULL;
   int st = rd_importBeamDyn(ctx, driver, &spec);
-  if (st == RD_OK) {
-    st = rd_compile(spec, &model);
-  }
-  rd_destroySpec(&spec);
-  rdModelInfo info;
-  if (st == RD_OK && rd_modelInfo(model, &info) == RD_OK && info.ndof <= FUZZ_MAX_DOF) {
-    st = rd_createData(model, &d);
-    if (st == RD_OK) {
-      st = rd_initialize(model, d);
-    }
-    for (int k = 0; st == RD_OK && k < 2; k++) {
-      st = rd_step(model, d, 0);
-    }
-  }
-  if (st != RD_OK && !*rd_lastError(ctx)) {
-    fprintf(stderr, "status %d without a message\n", st);
-    __builtin_trap();
-  }
-  rd_destroyData(&d);
-  rd_destroyModel(&model);
-  rd_destroyContext(&ctx);
+  fuzz_exercise(ctx, st, spec, 2, 0);
   return 0;
 }
