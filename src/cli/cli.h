@@ -164,6 +164,12 @@ void cli_progressBegin(cliProgress* p, double t0, double t1);
 void cli_progressUpdate(cliProgress* p, double t);  // throttled to about 10 drawings per second
 void cli_progressEnd(cliProgress* p);               // erase the bar
 
+// glibc's malloc without fast bins, called first thing by the programs: a large deck's YAML
+// document is millions of small blocks, freed once the model is read; kept unmerged in fast bins
+// they raised the peak memory of `rodrigues check` on a 10^5-body chain from 2.1 to 2.4 GiB and
+// cost 16 % of its CPU time (docs/performance.md, "Setup and large models"). A no-op elsewhere.
+void cli_tuneMalloc(void);
+
 // monotonic wall clock, seconds
 double cli_now(void);
 

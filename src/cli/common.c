@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Argument parsing, deck loading and error reporting shared by the subcommands.
 #include <errno.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +14,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+
+void cli_tuneMalloc(void) {
+#if defined(M_MXFAST)
+  mallopt(M_MXFAST, 0);
+#endif
+}
+
 
 double cli_now(void) {
   struct timespec ts;

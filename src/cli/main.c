@@ -2,9 +2,6 @@
 // The rodrigues program: dispatch to the subcommands, --help and --version.
 #include <stdio.h>
 #include <string.h>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
 
 #include "cli.h"
 
@@ -102,13 +99,7 @@ static int cmd_help(int argc, char** argv) {
 
 
 int main(int argc, char** argv) {
-#if defined(M_MXFAST)
-  // no fast bins in glibc's malloc: a large deck's YAML document is millions of small blocks,
-  // freed once the model is read; kept unmerged in fast bins they raised the peak memory of
-  // `rodrigues check` on a 10^5-body chain from 2.1 to 2.4 GiB and cost 16 % of its CPU time in
-  // faults and in consolidating them later (docs/performance.md, "Setup and large models")
-  mallopt(M_MXFAST, 0);
-#endif
+  cli_tuneMalloc();
   if (argc < 2) {
     print_help(stderr);
     return CLI_USAGE;

@@ -108,6 +108,7 @@ static void work(cliSweep* s) {
 
 
 int main(int argc, char** argv) {
+  cli_tuneMalloc();
   MPI_Init(&argc, &argv);
   int rank, nrank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
