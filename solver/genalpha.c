@@ -564,17 +564,17 @@ static int restart_at_last(const rdModel* m, rdData* d, double h) {
 }
 
 
-// smallest positive translational diagonal of the matrix Ax (0 if none), held nodes left out
+// smallest positive translational diagonal of the matrix Ax (0 if none), held nodes left out.
+// The diagonal is read through the node's own block (rd_patternBlock): a scan of the columns
+// read a third of the pattern at every factorization, 4 % of an iteration of the 10^6-DOF beam
 static double mass_scale(const rdModel* m, const double* Ax, const rdGaHold* hold) {
-  const rdPattern* pat = m->pattern;
   double mbar = 0;
   for (int i = 0; i < m->nnode; i++) {
-    for (int c3 = 0; c3 < 3 && !(hold && hold->held[i]); c3++) {
-      int col = m->node_dof[i] + c3;
-      for (int k = pat->Ap[col]; k < pat->Ap[col + 1]; k++) {
-        if (pat->Ai[k] == col && Ax[k] > 0 && (mbar == 0 || Ax[k] < mbar)) {
-          mbar = Ax[k];
-        }
+    const int* pos = rd_patternBlock(m->pattern, i, i);
+    for (int c3 = 0; c3 < 3 && pos && !(hold && hold->held[i]); c3++) {
+      double x = Ax[pos[c3] + c3];
+      if (x > 0 && (mbar == 0 || x < mbar)) {
+        mbar = x;
       }
     }
   }
