@@ -13,6 +13,13 @@
 // the solves are then inaccurate and Newton slows down or stalls. The first solve after every
 // refactorization therefore checks its residual (one product with A) and, if it is not at
 // round-off, factors afresh and solves again.
+//
+// Row scaling (KLU's default, the largest entry of each row) is for the choice of pivots: a full
+// factorization scales, a refactorization, which chooses none, does not. Scaling cost a pass
+// over the matrix and a division per entry at every refactorization (70 ms of a 10^6-DOF beam's
+// 380); without it the pivot ratio of that beam's refactorization is 8e-7 instead of 3e-5, far
+// from the condition estimate's 1e-8, and the solves' residuals stay at round-off
+// (docs/performance.md, "Large models end to end").
 #include <klu.h>
 #include <math.h>
 #include <string.h>
@@ -150,8 +157,12 @@ static int klu_factor_(rdLinSol* s, const double* Ax) {
   kluData* k = s->impl;
   if (k->numeric && s->factored) {
     // same pattern: reuse the pivot order, check it is still good
+    // no scaling and no check of the pattern (the full factorization checked it)
+    int scale = k->common.scale;
+    k->common.scale = -1;
     int ok =
         klu_refactor((int*)s->Ap, (int*)s->Ai, (double*)Ax, k->symbolic, k->numeric, &k->common);
+    k->common.scale = scale;
     s->nrefactor++;
     if (ok && k->common.status == KLU_OK && condition(s, k, Ax) &&
         s->rcond > 1e3 * RD_LINSOL_RCOND_MIN) {
