@@ -200,6 +200,23 @@ RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
 }
 
 
+// r_k += cp a_x + cd a_x' (rx: 4 per node, the 4th a scratch lane), g_k += cp a_p + cd a_p'
+// with cp = jw phi_k, cd = jw phi'_k: one point's densities onto the nodes. The products are
+// not fused into FMAs in the AVX2 clone, so both versions round as the scalar sums did.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+RD_CLONES static void add_densities(int n, double jw, const double* phi, const double* dphi,
+                                    const double a[NA], double* rx, double* g) {
+  rdV4 ax = V4LD(a + AX), ax1 = V4LD(a + AX1), ap = V4LD(a + AP), ap1 = V4LD(a + AP1);
+  for (int k = 0; k < n; k++) {
+    double cp = jw * phi[k], cd = jw * dphi[k];
+    V4ST(rx + 4 * k, V4LD(rx + 4 * k) + (cp * ax + cd * ax1));
+    V4ST(g + 4 * k, V4LD(g + 4 * k) + (cp * ap + cd * ap1));
+  }
+}
+#pragma GCC pop_options
+
+
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   *out = NULL;
   int n = def->n;
@@ -550,7 +567,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   }
   memset(r, 0, sizeof(double) * 6 * (size_t)n);
   memset(w->g, 0, sizeof(double) * 4 * (size_t)n);
-  double a[NA];
+  double a[NA], rx[4 * RD_BEAM_MAX_NODES] = {0};
   for (int g = 0; g < b->nq; g++) {
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
@@ -595,15 +612,10 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       m3_tmulv(t + 3, b->R0g + 9 * g, Fg + 3);
       memcpy(Fg, t, sizeof(t));
     }
-    for (int k = 0; k < n; k++) {
-      double cp = jw * phi[k], cd = jw * dphi[k];
-      for (int i = 0; i < 3; i++) {
-        r[6 * k + i] += cp * a[AX + i] + cd * a[AX1 + i];
-      }
-      for (int i = 0; i < 4; i++) {
-        w->g[4 * k + i] += cp * a[AP + i] + cd * a[AP1 + i];
-      }
-    }
+    add_densities(n, jw, phi, dphi, a, rx, w->g);
+  }
+  for (int k = 0; k < n; k++) {
+    v3_copy(r + 6 * k, rx + 4 * k);
   }
   // moment rows r_theta_k = Er_k^T g_k
   for (int k = 0; k < n; k++) {
