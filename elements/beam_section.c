@@ -262,16 +262,19 @@ RD_HOT void extension_twist(const double et[4], const double e[6], double F[6]) 
 }
 
 
-// the densities a (NA) and the state the Jacobian reuses
+// the densities a (NA) and the state the Jacobian reuses; jac 0: the residual only (the rows
+// Lam, D_Lam(pd), D_Lam(p1) are then formed only where the moment densities need them)
 RD_HOT void densities(const rdSectionIn* s, const rdSectionProp* sp, const rdBeamLoads* ld,
-                      int interp, sectionState* st, double* a) {
+                      int interp, int jac, sectionState* st, double* a) {
   memcpy(st->p, s->p, sizeof(st->p));
   st->p4 = V4LD(s->p);
   st->c = 2 / q4_dot(s->p, s->p);
   st->pp1 = q4_dot(s->p, s->p1);
-  rows_L(st->Lam, s->p);
-  for (int i = 0; i < 3; i++) {
-    st->Lam[i] = st->c * st->Lam[i];
+  if (jac || !interp) {
+    rows_L(st->Lam, s->p);
+    for (int i = 0; i < 3; i++) {
+      st->Lam[i] = st->c * st->Lam[i];
+    }
   }
   double* R = st->R;
   rdu_quatToMat(R, s->p);
@@ -290,8 +293,12 @@ RD_HOT void densities(const rdSectionIn* s, const rdSectionProp* sp, const rdBea
   m3_tmulv(st->u, R, s->xd);
   m3_tmulv(st->w1, R, s->xdd);
   m3_tmulv(st->w2, R, s->xd1);
-  rows_dLam(st->Dpd, st, s->pd, st->Lpd);
-  rows_dLam(st->Dp1, st, s->p1, st->Lp1);
+  if (jac) {
+    rows_dLam(st->Dpd, st, s->pd, st->Lpd);
+  }
+  if (jac || !interp) {
+    rows_dLam(st->Dp1, st, s->p1, st->Lp1);
+  }
   v3_cross(t, st->w, st->u);
   v3_sub(ud, st->w1, t);
   qvec(wd, s->p, s->pdd);
@@ -721,7 +728,7 @@ RD_CLONES void rd_beamSectionEval(const rdSectionIn* s, const rdSectionProp* sp,
                                   const rdBeamLoads* ld, int interp, const rdSectionCoef* c,
                                   double jw, double* a, double* Ja, double F[6]) {
   sectionState st;
-  densities(s, sp, ld, interp, &st, a);
+  densities(s, sp, ld, interp, c && Ja, &st, a);
   memcpy(F, st.F, 6 * sizeof(double));
   if (c && Ja) {
     jacobian(s, sp, ld, interp, &st, c, jw, Ja);
