@@ -18,6 +18,12 @@ int rd_jointNodes(const rdModel* m, int j, int node[2]) {
 
 int rd_jointEval(const rdModel* m, int j, double t, const double* q, const double* v,
                  const double* lam, rdJointEval* ev) {
+  return rd_jointEvalKept(m, j, t, q, v, lam, NULL, ev);
+}
+
+
+int rd_jointEvalKept(const rdModel* m, int j, double t, const double* q, const double* v,
+                     const double* lam, struct rdMotionFrame_* frame, rdJointEval* ev) {
   const rdJoint* jt = &m->joint[j];
   switch (jt->def.type) {
     case RD_JOINT_FIXED:
@@ -37,7 +43,7 @@ int rd_jointEval(const rdModel* m, int j, double t, const double* q, const doubl
     case RD_JOINT_PLANAR:
       return rd_jointPlanar(m, jt, t, q, v, lam, ev);
     case RD_JOINT_PRESCRIBED:
-      return rd_jointPrescribed(m, jt, t, q, v, lam, ev);
+      return rd_jointPrescribed(m, jt, t, q, v, lam, frame, ev);
     case RD_JOINT_ROTATION_CONTROL:
       return rd_jointRotationControl(m, jt, t, q, v, lam, ev);
     default:

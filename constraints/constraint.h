@@ -33,4 +33,12 @@ int rd_jointNodes(const rdModel* m, int j, int node[2]);
 int rd_jointEval(const rdModel* m, int j, double t, const double* q, const double* v,
                  const double* lam, rdJointEval* ev);
 
+struct rdMotionFrame_;  // src/model/data_impl.h
+
+// rd_jointEval with a prescribed motion's ground frame kept by the data (rd_dataMotionFrame;
+// NULL: none): the frame kept for t is used, another one is computed and kept. The frame is a
+// pure function of t, so the results are those of rd_jointEval to the bit
+int rd_jointEvalKept(const rdModel* m, int j, double t, const double* q, const double* v,
+                     const double* lam, struct rdMotionFrame_* frame, rdJointEval* ev);
+
 #endif  // RD_CONSTRAINT_H

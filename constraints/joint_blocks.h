@@ -80,8 +80,10 @@ int rd_jointCylindrical(const rdModel* m, const rdJoint* j, double t, const doub
                         const double* v, const double* lam, rdJointEval* ev);
 int rd_jointPlanar(const rdModel* m, const rdJoint* j, double t, const double* q, const double* v,
                    const double* lam, rdJointEval* ev);
+// prescribed motion; frame: the ground frame kept by the data (rd_jointEvalKept) or NULL
 int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,
-                       const double* v, const double* lam, rdJointEval* ev);
+                       const double* v, const double* lam, struct rdMotionFrame_* frame,
+                       rdJointEval* ev);
 int rd_jointRotationControl(const rdModel* m, const rdJoint* j, double t, const double* q,
                             const double* v, const double* lam, rdJointEval* ev);
 

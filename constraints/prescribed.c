@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Prescribed motion: node 0 follows x(t) = x0 + u(t) and R(t) = exp(psi(t)) R0, with u and psi
 // (global) given component-wise by time functions (none: held at 0).
+#include <math.h>
+#include <string.h>
+
 #include "constraints/joint_blocks.h"
 #include "rodrigues/liegroup.h"
+#include "src/model/data_impl.h"
 
-int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,
-                       const double* v, const double* lam, rdJointEval* ev) {
-  rdSide A, B;
-  rd_jointSides(m, j, q, v, ev, &A, &B);
-  rd_sideGround(ev, &B);
+// the moving ground frame at t into B (position, rotation exp(psi), rates from psi')
+static int ground_frame(const rdModel* m, const rdJoint* j, double t, const rdSide* A, rdSide* B) {
   double f[6][3];
   for (int k = 0; k < 6; k++) {
     int st = rd_timeFnDerivs(m, j->def.motion_fn[k], t, f[k]);
@@ -16,17 +17,16 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
       return st;
     }
   }
-  // the moving ground frame: position, rotation exp(psi), spatial rates from psi'
   double psi[3], psid[3], psidd[3], T[9], D[9], w[3], wd[3];
   for (int k = 0; k < 3; k++) {
-    B.x[k] = A.x0[k] + f[k][0];
-    B.v[k] = f[k][1];
-    B.a[k] = f[k][2];
+    B->x[k] = A->x0[k] + f[k][0];
+    B->v[k] = f[k][1];
+    B->a[k] = f[k][2];
     psi[k] = f[3 + k][0];
     psid[k] = f[3 + k][1];
     psidd[k] = f[3 + k][2];
   }
-  rdu_expSO3(B.R, psi);
+  rdu_expSO3(B->R, psi);
   rdu_dexpSO3(T, psi);
   m3_mulv(w, T, psid);
   m3_mulv(wd, T, psidd);
@@ -34,8 +34,40 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
   double Dp[3];
   m3_mulv(Dp, D, psid);
   v3_add(wd, wd, Dp);
-  m3_tmulv(B.W, B.R, w);
-  m3_tmulv(B.al, B.R, wd);
+  m3_tmulv(B->W, B->R, w);
+  m3_tmulv(B->al, B->R, wd);
+  return RD_OK;
+}
+
+
+int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const double* q,
+                       const double* v, const double* lam, rdMotionFrame* frame, rdJointEval* ev) {
+  rdSide A, B;
+  rd_jointSides(m, j, q, v, ev, &A, &B);
+  rd_sideGround(ev, &B);
+  if (frame && frame->t == t) {
+    // kept for this t: the same bits as computing it again
+    v3_copy(B.x, frame->x);
+    v3_copy(B.v, frame->v);
+    v3_copy(B.a, frame->a);
+    memcpy(B.R, frame->R, sizeof(B.R));
+    v3_copy(B.W, frame->W);
+    v3_copy(B.al, frame->al);
+  } else {
+    int st = ground_frame(m, j, t, &A, &B);
+    if (st) {
+      return st;
+    }
+    if (frame) {
+      frame->t = t;
+      v3_copy(frame->x, B.x);
+      v3_copy(frame->v, B.v);
+      v3_copy(frame->a, B.a);
+      memcpy(frame->R, B.R, sizeof(B.R));
+      v3_copy(frame->W, B.W);
+      v3_copy(frame->al, B.al);
+    }
+  }
   rd_rowHold(ev, &A, &B, lam);
   return RD_OK;
 }

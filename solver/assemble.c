@@ -564,7 +564,7 @@ int rd_assembleEx(const rdModel* m, rdData* d, double t, const double* q, const 
   rdJointEval je;
   for (int j = 0; j < m->njoint; j++) {
     const rdJoint* jt = &m->joint[j];
-    st = rd_jointEval(m, j, t, q, v, lam ? lam + jt->row : NULL, &je);
+    st = rd_jointEvalKept(m, j, t, q, v, lam ? lam + jt->row : NULL, rd_dataMotionFrame(d, j), &je);
     if (st != RD_OK) {
       return st;
     }

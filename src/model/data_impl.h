@@ -7,6 +7,14 @@
 #include "src/core/core.h"
 #include "src/model/model_impl.h"
 
+// the moving ground frame of a prescribed motion at time t (constraints/prescribed.c): position,
+// velocity, acceleration (global), rotation, angular velocity and acceleration (body). A pure
+// function of t, kept between the evaluations at the same t (t NAN: none)
+typedef struct rdMotionFrame_ {
+  double t;
+  double x[3], v[3], a[3], R[9], W[3], al[3];
+} rdMotionFrame;
+
 // the state proper: copied by rd_copyData, saved and restored around a cut step
 typedef struct rdState_ {
   double t;        // time
@@ -23,19 +31,22 @@ struct rdData_ {
   const rdModel* model;
   rdContext* ctx;
   int initialized;
-  rdState s;           // current state
-  rdState saved;       // state at the start of the current (sub)step, for step cutting
-  size_t memory_size;  // bytes of stepper memory (in s.memory and saved.memory)
-  double* force;       // nnode x 6 scratch: applied force and moment (global) per node
-  double* cbuf;        // scratch of callbacks and user elements: pose, velocity, acceleration,
-                       // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
-  double* beamwork;    // scratch of the beam evaluations: nbeamslot slots (one per assembly
-                       // thread) of model beam_work doubles, see rd_assembleBeamScratch; per
-                       // data, so models are shared by threads
-  int nbeamslot;       // rd_assembleBeamSlots(model)
-  double* beamscale;   // nbeam: time-function factor of each beam's distributed load
-  double* hostload;    // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
-  int hostload_set;    // 1 once rd_setNodeLoad was called (else hostload is not read)
+  rdState s;              // current state
+  rdState saved;          // state at the start of the current (sub)step, for step cutting
+  size_t memory_size;     // bytes of stepper memory (in s.memory and saved.memory)
+  double* force;          // nnode x 6 scratch: applied force and moment (global) per node
+  double* cbuf;           // scratch of callbacks and user elements: pose, velocity, acceleration,
+                          // load (25 per node), then four 6n x 6n matrices (n = jac_maxnode)
+  double* beamwork;       // scratch of the beam evaluations: nbeamslot slots (one per assembly
+                          // thread) of model beam_work doubles, see rd_assembleBeamScratch; per
+                          // data, so models are shared by threads
+  int nbeamslot;          // rd_assembleBeamSlots(model)
+  double* beamscale;      // nbeam: time-function factor of each beam's distributed load
+  rdMotionFrame* motion;  // one per prescribed joint whose motion is a pure function of t (no
+                          // callbacks), for the assembly (rd_dataMotionFrame); NULL: none
+  int* motion_slot;       // njoint: the joint's frame in motion, or -1
+  double* hostload;       // nnode x 6: loads held by rd_setNodeLoad (force, moment; global)
+  int hostload_set;       // 1 once rd_setNodeLoad was called (else hostload is not read)
   const unsigned char* load_skip;  // nnode or NULL: loads and user elements acting on nodes
                                    // marked 1 only are left out of rd_evalLoads and the
                                    // assembly (mixed stepping sets it around each part's step)
@@ -74,5 +85,10 @@ static inline int rd_dataValid(const rdData* d) {
 
 // copy the arrays of one state into another of the same model
 void rd_stateCopy(const rdModel* m, const rdData* d, rdState* dst, const rdState* src);
+
+// the frame kept for joint j, or NULL (d NULL, or no frame for j)
+static inline rdMotionFrame* rd_dataMotionFrame(const rdData* d, int j) {
+  return d && d->motion && d->motion_slot[j] >= 0 ? d->motion + d->motion_slot[j] : NULL;
+}
 
 #endif  // RD_DATA_IMPL_H

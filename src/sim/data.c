@@ -96,7 +96,29 @@ int rd_resetData(const rdModel* m, rdData* d) {
   d->in_step = 0;
   memset(d->hostload, 0, 6 * nn * sizeof(double));
   d->hostload_set = 0;
+  for (int j = 0; d->motion && j < m->njoint; j++) {
+    if (d->motion_slot[j] >= 0) {
+      d->motion[d->motion_slot[j]].t = NAN;
+    }
+  }
   return RD_OK;
+}
+
+
+// 1 if joint j is a prescribed motion given by pure functions of t (no callbacks), whose ground
+// frame the data may keep between evaluations (rdMotionFrame)
+static int motion_cached(const rdModel* m, int j) {
+  const rdJointDef* d = &m->joint[j].def;
+  if (d->type != RD_JOINT_PRESCRIBED) {
+    return 0;
+  }
+  for (int k = 0; k < 6; k++) {
+    int f = d->motion_fn[k];
+    if (f != RD_NO_TIMEFN && m->timefn[f].type == RD_TIMEFN_CALLBACK) {
+      return 0;
+    }
+  }
+  return 1;
 }
 
 
@@ -131,8 +153,15 @@ int rd_createData(const rdModel* m, rdData** data) {
       (size_t)nslot * m->beam_work * sizeof(double) + align64((size_t)m->nbeam * sizeof(double));
   // adaptive steps: a third state, for rows between steps and step doubling
   int nstate = m->opt.adaptive ? 3 : 2;
+  int nmotion = 0;
+  for (int j = 0; j < m->njoint; j++) {
+    nmotion += motion_cached(m, j);
+  }
+  size_t motion = nmotion ? align64((size_t)nmotion * sizeof(rdMotionFrame)) +
+                                align64((size_t)m->njoint * sizeof(int))
+                          : 0;
   size_t total = (size_t)nstate * state_bytes(m, memory) + 2 * forces + align64(cbuf) +
-                 align64(beamwork) + align64(work) + 64;
+                 align64(beamwork) + motion + align64(work) + 64;
   rdData* d = rd_calloc(ctx, 1, sizeof(rdData));
   if (!d) {
     return RD_ERR_NOMEM;
@@ -158,6 +187,15 @@ int rd_createData(const rdModel* m, rdData** data) {
   d->beamwork = (double*)(p + align64((size_t)m->nbeam * sizeof(double)));
   d->nbeamslot = nslot;
   p += align64(beamwork);
+  if (nmotion) {
+    d->motion = (rdMotionFrame*)p;
+    p += align64((size_t)nmotion * sizeof(rdMotionFrame));
+    d->motion_slot = (int*)p;
+    p += align64((size_t)m->njoint * sizeof(int));
+    for (int j = 0, k = 0; j < m->njoint; j++) {
+      d->motion_slot[j] = motion_cached(m, j) ? k++ : -1;
+    }
+  }
   d->work = p;
   d->work_size = work;
   d->memory_size = memory;
