@@ -47,6 +47,8 @@ struct rdBeam_ {
   double* Ks;                    // nq x 36 stiffness
   double* Ds;                    // nq x 36 damping diag(mu) K
   double* Ms;                    // nq x 36 mass
+  double* Kt;                    // nq x 36 the transposes of Ks and Ds (the sectional forces take
+  double* Dt;                    // their columns, four rows at a time)
   double* et;                    // nq x 4 extension-twist term: section axis t (kernel frame),
                                  // cet = K44 + K55 of the section; NULL: off
   // displacement field only (RD_BEAM_FIELD_DISPLACEMENT): sections, G0 and k0 above are then
@@ -275,7 +277,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   }
   // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
   int nv = nq >= 2 * (2 * n - 1) ? 2 * n - 1 : 0;
-  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 3 * 36 + 9 + 4) + (size_t)n * 13 +
+  size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 5 * 36 + 9 + 4) + (size_t)n * 13 +
               (size_t)nv * (3 * (size_t)nq + 2 * (size_t)n);
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
@@ -302,6 +304,8 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->cL, 3 * nv * nq);
   TAKE(b->vphi, nv * n);
   TAKE(b->vdphi, nv * n);
+  TAKE(b->Kt, 36 * nq);
+  TAKE(b->Dt, 36 * nq);
   b->nv = nv;
 #undef TAKE
   if (!def->ext_twist) {
@@ -433,6 +437,12 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       blk_rotate6(b->Ks + 36 * g, b->R0g + 9 * g);
       blk_rotate6(b->Ds + 36 * g, b->R0g + 9 * g);
       blk_rotate6(b->Ms + 36 * g, b->R0g + 9 * g);
+    }
+    for (int i = 0; i < 6; i++) {
+      for (int j = 0; j < 6; j++) {
+        b->Kt[36 * g + 6 * j + i] = b->Ks[36 * g + 6 * i + j];
+        b->Dt[36 * g + 6 * j + i] = b->Ds[36 * g + 6 * i + j];
+      }
     }
   }
   *out = b;
@@ -591,8 +601,9 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
       *bn2 = n2;
       return RD_ERR_NUMERIC;
     }
-    rdSectionProp sp = {b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g,
-                        b->G0 + 3 * g,  b->k0 + 3 * g,  b->et ? b->et + 4 * g : NULL};
+    rdSectionProp sp = {
+        b->Ks + 36 * g, b->Ds + 36 * g, b->Ms + 36 * g, b->Kt + 36 * g,
+        b->Dt + 36 * g, b->G0 + 3 * g,  b->k0 + 3 * g,  b->et ? b->et + 4 * g : NULL};
     const rdBeamLoads* lg = ld;
     rdBeamLoads lr;
     double* Fg = w->Fq + 6 * g;

@@ -37,12 +37,14 @@ typedef struct rdSectionIn_ {
   double x1[3], xd[3], xdd[3], xd1[3];
 } rdSectionIn;
 
-// the section at a quadrature point: stiffness, damping, mass (6x6 row-major) and the reference
-// strains
+// the section at a quadrature point: stiffness, damping, mass (6x6 row-major), the transposes of
+// the first two (the sectional forces take their columns) and the reference strains
 typedef struct rdSectionProp_ {
   const double* K;   // 36
   const double* D;   // 36
   const double* M;   // 36
+  const double* Kt;  // 36, K^T
+  const double* Dt;  // 36, D^T
   const double* G0;  // 3
   const double* k0;  // 3
   const double* et;  // 4: extension-twist term, the section's axis t (3, kernel frame) and cet;
