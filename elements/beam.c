@@ -72,7 +72,8 @@ enum { NNOD = 60, ER = 48 };
 // workspace of one evaluation, carved from rd_beamWorkSize doubles
 typedef struct {
   double* xq;   // nq x 3 positions of the last evaluation
-  double* Fq;   // nq x 6 sectional forces of the last evaluation
+  double* Fq;   // nq x 6 sectional forces of the last evaluation (displacement field: in the
+                // reference frame R0 at the point, turned by rd_beamQuadForcesWork)
   double* qn;   // n x 4 sign-aligned quaternions
   double* nod;  // n x 5 x 4 x 3: E, Fw, Fa, dqdd/dW, Er (the map of the moment rows, r = Er^T g)
   double* g;    // n x 4 generalized quaternion forces
@@ -463,7 +464,14 @@ void rd_beamQuadForces(const rdBeam* b, int g, double x[3], double F[6]) {
 void rd_beamQuadForcesWork(const rdBeam* b, const double* work, int g, double x[3], double F[6]) {
   wk w = carve(b, (double*)work);
   v3_copy(x, w.xq + 3 * g);
-  memcpy(F, w.Fq + 6 * g, 6 * sizeof(double));
+  const double* Fg = w.Fq + 6 * g;
+  if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
+    // kept in the field's reference frame at the point: to the section frame
+    m3_tmulv(F, b->R0g + 9 * g, Fg);
+    m3_tmulv(F + 3, b->R0g + 9 * g, Fg + 3);
+  } else {
+    memcpy(F, Fg, 6 * sizeof(double));
+  }
 }
 
 
@@ -617,12 +625,6 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     double jw = b->jw[g];
     rd_beamSectionEval(&s, &sp, lg, b->virt == RD_BEAM_VIRTUAL_INTERPOLATED, c, jw, a,
                        w->jq + (size_t)g * JROWS * JCOLS, Fg);
-    if (b->field == RD_BEAM_FIELD_DISPLACEMENT) {
-      double t[6];
-      m3_tmulv(t, b->R0g + 9 * g, Fg);
-      m3_tmulv(t + 3, b->R0g + 9 * g, Fg + 3);
-      memcpy(Fg, t, sizeof(t));
-    }
     add_densities(n, jw, phi, dphi, a, rx, w->g);
   }
   for (int k = 0; k < n; k++) {

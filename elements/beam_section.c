@@ -258,6 +258,7 @@ RD_HOT void m6_mulv(double y[6], const double* A, const double x[6]) {
 RD_HOT void m6_mulvt(double y[6], const double* At, const double x[6]) {
   rdV4 lo = x[0] * V4LD(At) + x[1] * V4LD(At + 6);
   rdV4 hi = x[0] * V4LD(At + 2) + x[1] * V4LD(At + 8);
+#pragma GCC unroll 4
   for (int j = 2; j < 6; j++) {
     lo = lo + x[j] * V4LD(At + 6 * j);
     hi = hi + x[j] * V4LD(At + 6 * j + 2);
