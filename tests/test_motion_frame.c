@@ -57,12 +57,12 @@ static rdModel* held_body(rdContext* ctx, int callback) {
     j.motion_fn[slot[k]] = rds_addTimeFn(s, &f);
   }
   rdTimeFnDef f = rd_defaultTimeFnDef();
+  double ts[3] = {0, 0.5, 2}, ys[3] = {0, 0.1, -0.3};
   f.name = "ry";
   if (callback) {
     f.type = RD_TIMEFN_CALLBACK;
     f.callback = counted;
   } else {
-    double ts[3] = {0, 0.5, 2}, ys[3] = {0, 0.1, -0.3};
     f.type = RD_TIMEFN_LINEAR;
     f.npoint = 3;
     f.t = ts;
