@@ -586,6 +586,11 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   memset(r, 0, sizeof(double) * 6 * (size_t)n);
   memset(w->g, 0, sizeof(double) * 4 * (size_t)n);
   double a[NA], rx[4 * RD_BEAM_MAX_NODES] = {0};
+  // follower loads to turn into each point's reference frame (displacement field)
+  int follow = 0;
+  for (int i = 0; ld && b->field == RD_BEAM_FIELD_DISPLACEMENT && i < 3; i++) {
+    follow |= ld->f_follow[i] != 0 || ld->m_follow[i] != 0;
+  }
   for (int g = 0; g < b->nq; g++) {
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
@@ -615,7 +620,7 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     const rdBeamLoads* lg = ld;
     rdBeamLoads lr;
     double* Fg = w->Fq + 6 * g;
-    if (b->field == RD_BEAM_FIELD_DISPLACEMENT && ld) {
+    if (follow) {
       // follower loads: from the section frame to the reference frame of the field
       lr = *ld;
       m3_mulv(lr.f_follow, b->R0g + 9 * g, ld->f_follow);
