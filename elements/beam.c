@@ -206,8 +206,10 @@ RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
 // r_k += cp a_x + cd a_x' (rx: 4 per node, the 4th a scratch lane), g_k += cp a_p + cd a_p'
 // with cp = jw phi_k, cd = jw phi'_k: one point's densities onto the nodes. The products are
 // not fused into FMAs in the AVX2 clone, so both versions round as the scalar sums did.
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC push_options
 #pragma GCC optimize("fp-contract=off")
+#endif
 RD_CLONES static void add_densities(int n, double jw, const double* phi, const double* dphi,
                                     const double a[NA], double* rx, double* g) {
   rdV4 ax = V4LD(a + AX), ax1 = V4LD(a + AX1), ap = V4LD(a + AP), ap1 = V4LD(a + AP1);
@@ -217,7 +219,9 @@ RD_CLONES static void add_densities(int n, double jw, const double* phi, const d
     V4ST(g + 4 * k, V4LD(g + 4 * k) + (cp * ap + cd * ap1));
   }
 }
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
+#endif
 
 
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
