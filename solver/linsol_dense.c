@@ -20,11 +20,14 @@
 
 typedef struct {
   const rdLapack* la;  // NULL with the own LU
-  double* A;           // n x n column-major: the LU factors, dgetrf's layout
-  lapack_int* ipiv;    // n: row interchanges, 1-based
-  // dgecon's (or inv_norm1's) workspace, made here: LAPACKE_dgecon would allocate it at every
-  // factorization
-  double* work;       // 4 n
+  // the own LU: n x ld row-major (ld: n rounded up to 4, the padding columns zero), the unit
+  // lower L below the diagonal and U on and above it; LAPACK's: n x n column-major, dgetrf's
+  double* A;
+  int ld;            // row stride of the own LU's A
+  lapack_int* ipiv;  // n: row interchanges, 1-based, dgetrf's meaning
+  // inv_norm1's (two padded vectors and two of n) or dgecon's workspace, made here:
+  // LAPACKE_dgecon would allocate it at every factorization
+  double* work;       // 2 ld + 2 n, at least 4 n
   lapack_int* iwork;  // n
 } denseData;
 
@@ -47,63 +50,126 @@ static int dense_analyze(rdLinSol* s) {
     }
   }
   size_t n = (size_t)s->n;
-  dd->A = rd_calloc(s->ctx, n * n + 1, sizeof(double));
+  dd->ld = own_lu(s) ? (s->n + 3) / 4 * 4 : s->n;
+  size_t ld = (size_t)dd->ld;
+  dd->A = rd_calloc(s->ctx, n * ld + 1, sizeof(double));
   dd->ipiv = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
-  dd->work = rd_calloc(s->ctx, 4 * n + 1, sizeof(double));
+  dd->work = rd_calloc(s->ctx, 2 * ld + 4 * n + 1, sizeof(double));
   dd->iwork = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
   return dd->A && dd->ipiv && dd->work && dd->iwork ? RD_OK : RD_ERR_NOMEM;
 }
 
 
-// y[i] -= x[i] u for i in [i0, n): four at a time (rdV4), in the clones of the caller
-RD_HOT void column_update(double* y, const double* x, double u, int i0, int n) {
-  int i = i0;
+// four 64-bit lanes as integers, for selecting lanes bit for bit
+typedef long long rdV4i __attribute__((vector_size(32)));
+
+
+// a where the lanes of mask m are set, b elsewhere, bit for bit (a macro: a 32-byte vector
+// returned by a function changes the ABI between the clones)
+#define SELECT4(m, a, b) ((rdV4)(((rdV4i)(a) & (m)) | ((rdV4i)(b) & ~(m))))
+
+
+// y[j] -= u x[j] over the four-aligned j in [j0, ld) (ld a multiple of 4): in the clones of
+// the caller
+RD_HOT void row_axpy(double* restrict y, const double* restrict x, double u, int j0, int ld) {
   rdV4 b = V4B(u);
-  for (; i + 4 <= n; i += 4) {
-    V4ST(y + i, V4LD(y + i) - V4LD(x + i) * b);
-  }
-  for (; i < n; i++) {
-    y[i] -= x[i] * u;
+  for (int j = j0; j < ld; j += 4) {
+    V4ST(y + j, V4LD(y + j) - V4LD(x + j) * b);
   }
 }
 
 
-// LU with partial pivoting of the n x n column-major A in place, in dgetrf's layout (unit lower
-// L below the diagonal, U on and above it, ipiv 1-based); 0, or k + 1 for a zero pivot in
-// column k (the factorization stops there). Zero multipliers skip their column update: the
-// iteration matrices have empty blocks (the multipliers') and zero rows within node blocks
-RD_CLONES static int lu_factor(int n, double* A, lapack_int* ipiv) {
-  for (int k = 0; k < n; k++) {
-    double* ck = A + (size_t)k * (size_t)n;
-    int p = k;
-    double big = fabs(ck[k]);
-    for (int i = k + 1; i < n; i++) {
-      if (fabs(ck[i]) > big) {
-        big = fabs(ck[i]);
-        p = i;
+// the sum of a[j] x[j] over the four-aligned j in [j0, j1)
+RD_HOT double row_dot(const double* restrict a, const double* restrict x, int j0, int j1) {
+  rdV4 s = V4ZERO;
+  for (int j = j0; j < j1; j += 4) {
+    s += V4LD(a + j) * V4LD(x + j);
+  }
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+
+// LU with partial pivoting of the n x ld row-major A in place (dd->A's layout); ipiv as
+// dgetrf's; 0, or k + 1 for a zero pivot in column k (the factorization stops there).
+// Right-looking in panels of four columns, one rdV4 wide: a panel is factored column by
+// column (pivot search, row swap, multipliers, the rank-1 update of the panel's own lanes),
+// then its U rows and the rows below it are updated by the four columns at once, each entry
+// by the same fused multiply-subtracts, in the same order, as the column-by-column
+// algorithm's. Rows whose four multipliers are zero (the iteration matrix's empty blocks)
+// skip the update
+RD_CLONES static int lu_factor(int n, int ld, double* A, lapack_int* ipiv) {
+  for (int K = 0; K < n; K += 4) {
+    int kend = K + 4 < n ? K + 4 : n;
+    for (int k = K; k < kend; k++) {
+      int p = k;
+      double big = fabs(A[(size_t)k * (size_t)ld + (size_t)k]);
+      for (int i = k + 1; i < n; i++) {
+        double a = fabs(A[(size_t)i * (size_t)ld + (size_t)k]);
+        if (a > big) {
+          big = a;
+          p = i;
+        }
+      }
+      ipiv[k] = p + 1;
+      if (big == 0) {
+        return k + 1;
+      }
+      double* rk = A + (size_t)k * (size_t)ld;
+      if (p != k) {
+        double* rp = A + (size_t)p * (size_t)ld;
+        for (int j = 0; j < ld; j += 4) {
+          rdV4 t = V4LD(rk + j);
+          V4ST(rk + j, V4LD(rp + j));
+          V4ST(rp + j, t);
+        }
+      }
+      // the panel's lanes right of column k take the rank-1 update
+      double inv = 1 / rk[k];
+      int f = k + 1 - K;
+      rdV4i right = {f <= 0 ? -1 : 0, f <= 1 ? -1 : 0, f <= 2 ? -1 : 0, f <= 3 ? -1 : 0};
+      rdV4 uk = V4LD(rk + K);
+      for (int i = k + 1; i < n; i++) {
+        double* ri = A + (size_t)i * (size_t)ld;
+        double l = ri[k] * inv;
+        ri[k] = l;
+        if (l != 0) {
+          rdV4 old = V4LD(ri + K);
+          V4ST(ri + K, SELECT4(right, old - uk * V4B(l), old));
+        }
       }
     }
-    ipiv[k] = p + 1;
-    if (big == 0) {
-      return k + 1;
+    int J = K + 4;
+    if (J >= ld) {
+      break;
     }
-    if (p != k) {
-      for (int j = 0; j < n; j++) {
-        double* cj = A + (size_t)j * (size_t)n;
-        double t = cj[k];
-        cj[k] = cj[p];
-        cj[p] = t;
+    // the panel's U rows right of it: the multipliers within the panel, in order
+    for (int k = K + 1; k < kend; k++) {
+      double* rk = A + (size_t)k * (size_t)ld;
+      for (int q = K; q < k; q++) {
+        double l = rk[q];
+        if (l != 0) {
+          row_axpy(rk, A + (size_t)q * (size_t)ld, l, J, ld);
+        }
       }
     }
-    double inv = 1 / ck[k];
-    for (int i = k + 1; i < n; i++) {
-      ck[i] *= inv;
-    }
-    for (int j = k + 1; j < n; j++) {
-      double* cj = A + (size_t)j * (size_t)n;
-      double u = cj[k];
-      if (u != 0) {
-        column_update(cj, ck, u, k + 1, n);
+    // the rows below: four columns at a time (the panel is four wide here: a narrower last
+    // panel leaves no columns right of it)
+    const double* u0 = A + (size_t)K * (size_t)ld;
+    const double *u1 = u0 + ld, *u2 = u1 + ld, *u3 = u2 + ld;
+    for (int i = kend; i < n; i++) {
+      double* ri = A + (size_t)i * (size_t)ld;
+      double l0 = ri[K], l1 = ri[K + 1], l2 = ri[K + 2], l3 = ri[K + 3];
+      if (l0 == 0 && l1 == 0 && l2 == 0 && l3 == 0) {
+        continue;
+      }
+      rdV4 b0 = V4B(l0), b1 = V4B(l1), b2 = V4B(l2), b3 = V4B(l3);
+      for (int j = J; j < ld; j += 4) {
+        rdV4 a = V4LD(ri + j);
+        a = a - V4LD(u0 + j) * b0;
+        a = a - V4LD(u1 + j) * b1;
+        a = a - V4LD(u2 + j) * b2;
+        a = a - V4LD(u3 + j) * b3;
+        V4ST(ri + j, a);
       }
     }
   }
@@ -111,8 +177,11 @@ RD_CLONES static int lu_factor(int n, double* A, lapack_int* ipiv) {
 }
 
 
-// solve with lu_factor's factors, b in place
-RD_CLONES static void lu_solve(int n, const double* A, const lapack_int* ipiv, double* b) {
+// solve with lu_factor's factors, b (n) in place; w: 2 ld. Row by row, as dot products over
+// the four-aligned stretch that holds the row's part of L (forward) or U (backward): the lanes
+// outside it meet entries of y and x not yet computed, kept zero
+RD_CLONES static void lu_solve(int n, int ld, const double* A, const lapack_int* ipiv, double* b,
+                               double* w) {
   for (int k = 0; k < n; k++) {
     int p = ipiv[k] - 1;
     if (p != k) {
@@ -121,40 +190,38 @@ RD_CLONES static void lu_solve(int n, const double* A, const lapack_int* ipiv, d
       b[p] = t;
     }
   }
-  for (int k = 0; k < n; k++) {
-    const double* ck = A + (size_t)k * (size_t)n;
-    double x = b[k];
-    if (x != 0) {
-      column_update(b, ck, x, k + 1, n);
-    }
+  double *y = w, *x = w + ld;
+  for (int j = 0; j < 2 * ld; j++) {
+    w[j] = 0;
   }
-  for (int k = n - 1; k >= 0; k--) {
-    const double* ck = A + (size_t)k * (size_t)n;
-    double x = b[k] /= ck[k];
-    if (x != 0) {
-      column_update(b, ck, x, 0, k);
-    }
+  for (int i = 0; i < n; i++) {
+    y[i] = b[i] - row_dot(A + (size_t)i * (size_t)ld, y, 0, (i + 3) / 4 * 4);
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    const double* ri = A + (size_t)i * (size_t)ld;
+    x[i] = (y[i] - row_dot(ri, x, (i + 1) / 4 * 4, ld)) / ri[i];
+  }
+  for (int i = 0; i < n; i++) {
+    b[i] = x[i];
   }
 }
 
 
 // solve A^T x = b in place with lu_factor's factors: A = P L U, so U^T w = b, L^T v = w, x = P v
-static void lu_solve_trans(int n, const double* A, const lapack_int* ipiv, double* b) {
+static void lu_solve_trans(int n, int ld, const double* A, const lapack_int* ipiv, double* b) {
   for (int k = 0; k < n; k++) {
-    const double* ck = A + (size_t)k * (size_t)n;
-    double t = b[k];
-    for (int i = 0; i < k; i++) {
-      t -= ck[i] * b[i];
+    const double* rk = A + (size_t)k * (size_t)ld;
+    double t = b[k] /= rk[k];
+    for (int j = k + 1; j < n; j++) {
+      b[j] -= rk[j] * t;
     }
-    b[k] = t / ck[k];
   }
   for (int k = n - 1; k >= 0; k--) {
-    const double* ck = A + (size_t)k * (size_t)n;
+    const double* rk = A + (size_t)k * (size_t)ld;
     double t = b[k];
-    for (int i = k + 1; i < n; i++) {
-      t -= ck[i] * b[i];
+    for (int j = 0; j < k; j++) {
+      b[j] -= rk[j] * t;
     }
-    b[k] = t;
   }
   for (int k = n - 1; k >= 0; k--) {
     int p = ipiv[k] - 1;
@@ -179,20 +246,21 @@ static double norm1(int n, const double* x) {
 // a lower estimate of the 1-norm of A^-1 from lu_factor's factors: Hager's method with
 // Higham's refinements (Higham, "FORTRAN codes for estimating the one-norm of a real or complex
 // matrix", ACM TOMS 14, 1988; LAPACK's dlacn2, which dgecon uses), a few solves with A and A^T
-// instead of LAPACK's calls (about ten times the arithmetic at these sizes) and its loading; w: 2 n
-static double inv_norm1(int n, const double* A, const lapack_int* ipiv, double* w) {
-  double *x = w, *z = w + n;
+// instead of LAPACK's calls (about ten times the arithmetic at these sizes) and its loading;
+// w: 2 n + 2 ld
+static double inv_norm1(int n, int ld, const double* A, const lapack_int* ipiv, double* w) {
+  double *x = w, *z = w + n, *scratch = w + 2 * n;
   for (int i = 0; i < n; i++) {
     x[i] = 1.0 / n;
   }
-  lu_solve(n, A, ipiv, x);
+  lu_solve(n, ld, A, ipiv, x, scratch);
   double est = norm1(n, x);
   int last = -1;
   for (int it = 0; it < 5; it++) {
     for (int i = 0; i < n; i++) {
       z[i] = x[i] >= 0 ? 1 : -1;
     }
-    lu_solve_trans(n, A, ipiv, z);
+    lu_solve_trans(n, ld, A, ipiv, z);
     int j = 0;
     for (int i = 1; i < n; i++) {
       j = fabs(z[i]) > fabs(z[j]) ? i : j;
@@ -202,7 +270,7 @@ static double inv_norm1(int n, const double* A, const lapack_int* ipiv, double* 
     }
     memset(x, 0, (size_t)n * sizeof(double));
     x[j] = 1;
-    lu_solve(n, A, ipiv, x);
+    lu_solve(n, ld, A, ipiv, x, scratch);
     double e = norm1(n, x);
     if (e <= est) {
       break;
@@ -214,31 +282,57 @@ static double inv_norm1(int n, const double* A, const lapack_int* ipiv, double* 
   for (int i = 0; i < n; i++) {
     x[i] = (i % 2 ? -1 : 1) * (1 + (double)i / (n > 1 ? n - 1 : 1));
   }
-  lu_solve(n, A, ipiv, x);
+  lu_solve(n, ld, A, ipiv, x, scratch);
   double alt = 2 * norm1(n, x) / (3.0 * n);
   return alt > est ? alt : est;
 }
 
 
-static int dense_factor(rdLinSol* s, const double* Ax) {
-  denseData* dd = s->impl;
-  int n = s->n;
-  memset(dd->A, 0, (size_t)n * (size_t)n * sizeof(double));
-  double anorm = 0;  // 1-norm
+// the 1-norm of the n x n CSC matrix (Ap, Ax)
+static double csc_norm1(int n, const int* Ap, const double* Ax) {
+  double anorm = 0;
   for (int c = 0; c < n; c++) {
     double col = 0;
-    for (int p = s->Ap[c]; p < s->Ap[c + 1]; p++) {
-      dd->A[(size_t)c * (size_t)n + (size_t)s->Ai[p]] = Ax[p];
+    for (int p = Ap[c]; p < Ap[c + 1]; p++) {
       col += fabs(Ax[p]);
     }
     anorm = col > anorm ? col : anorm;
   }
+  return anorm;
+}
+
+
+// the n x n CSC matrix (Ap, Ai, Ax) into A, dense: row-major with row stride ld (the own LU)
+// or column-major (ld = n, LAPACK's). Zeroed by vector stores: glibc's memset clears these
+// sizes with rep stosb, which valgrind counts one byte at a time
+static void csc_to_dense(int n, int ld, int row_major, const int* Ap, const int* Ai,
+                         const double* Ax, double* A) {
+  size_t len = (size_t)n * (size_t)ld, k = 0;
+  for (; k + 4 <= len; k += 4) {
+    V4ST(A + k, V4ZERO);
+  }
+  for (; k < len; k++) {
+    A[k] = 0;
+  }
+  size_t rs = row_major ? (size_t)ld : 1, cs = row_major ? 1 : (size_t)ld;
+  for (int c = 0; c < n; c++) {
+    for (int p = Ap[c]; p < Ap[c + 1]; p++) {
+      A[(size_t)Ai[p] * rs + (size_t)c * cs] = Ax[p];
+    }
+  }
+}
+
+
+static int dense_factor(rdLinSol* s, const double* Ax) {
+  denseData* dd = s->impl;
+  int n = s->n, ld = dd->ld;
+  csc_to_dense(n, ld, own_lu(s), s->Ap, s->Ai, Ax, dd->A);
   s->nfactor++;
   if (n == 0) {
     s->rcond = 1;
     return RD_OK;
   }
-  lapack_int info = own_lu(s) ? lu_factor(n, dd->A, dd->ipiv)
+  lapack_int info = own_lu(s) ? lu_factor(n, ld, dd->A, dd->ipiv)
                               : dd->la->dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
   if (info < 0) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrf: bad argument %d", (int)-info);
@@ -249,24 +343,25 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     return RD_RECOVER_SINGULAR;
   }
   // the pivot ratio when it is comfortable, else a 1-norm estimate: inv_norm1 with the own LU,
-  // dgecon (always) with LAPACK's
+  // dgecon (always) with LAPACK's (both layouts keep the diagonal at i (ld + 1))
   int worst = 0;
   double umax = 0;
   for (int i = 0; i < n; i++) {
-    double u = fabs(dd->A[(size_t)i * (size_t)n + (size_t)i]);
+    double u = fabs(dd->A[(size_t)i * (size_t)(ld + 1)]);
     umax = u > umax ? u : umax;
-    if (u < fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst])) {
+    if (u < fabs(dd->A[(size_t)worst * (size_t)(ld + 1)])) {
       worst = i;
     }
   }
-  s->rcond = fabs(dd->A[(size_t)worst * (size_t)n + (size_t)worst]) / umax;
+  s->rcond = fabs(dd->A[(size_t)worst * (size_t)(ld + 1)]) / umax;
   if (own_lu(s) && !(s->rcond > RD_LINSOL_PIVOT_RATIO_OK)) {
-    double inv = inv_norm1(n, dd->A, dd->ipiv, dd->work);
+    double anorm = csc_norm1(n, s->Ap, Ax);
+    double inv = inv_norm1(n, ld, dd->A, dd->ipiv, dd->work);
     s->rcond = anorm > 0 && inv > 0 && isfinite(inv) ? 1 / (anorm * inv) : 0;
   } else if (!own_lu(s)) {
     double rcond = 0;
-    info =
-        dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, anorm, &rcond, dd->work, dd->iwork);
+    info = dd->la->dgecon_work(LAPACK_COL_MAJOR, '1', n, dd->A, n, csc_norm1(n, s->Ap, Ax), &rcond,
+                               dd->work, dd->iwork);
     s->rcond = info == 0 ? rcond : 0;
   }
   if (!(s->rcond > RD_LINSOL_RCOND_MIN)) {
@@ -284,7 +379,7 @@ static int dense_solve(rdLinSol* s, double* b) {
     return RD_OK;
   }
   if (own_lu(s)) {
-    lu_solve(s->n, dd->A, dd->ipiv, b);
+    lu_solve(s->n, dd->ld, dd->A, dd->ipiv, b, dd->work);
     return RD_OK;
   }
   lapack_int info = dd->la->dgetrs(LAPACK_COL_MAJOR, 'N', s->n, 1, dd->A, s->n, dd->ipiv, b, s->n);

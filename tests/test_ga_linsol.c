@@ -252,6 +252,11 @@ int main(int argc, char** argv) {
   TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense", 12, 3));
   // the dense backend's two LUs: its own up to RD_LINSOL_DENSE_OWN_MAX unknowns, LAPACK's above
   TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (own LU)", RD_LINSOL_DENSE_OWN_MAX, 8));
+  // sizes that leave the own LU's last panel of four columns narrower, and padding lanes
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (own LU, 5)", 5, 2));
+  TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (own LU, 37)", 37, 6));
+  TEST_CASE(
+      conformance(ctx, RD_LINSOL_DENSE, "dense (own LU, 63)", RD_LINSOL_DENSE_OWN_MAX - 1, 7));
   TEST_CASE(conformance(ctx, RD_LINSOL_DENSE, "dense (LAPACK)", RD_LINSOL_DENSE_OWN_MAX + 1, 8));
   TEST_CASE(klu_stale_pivots(ctx));
   TEST_CASE(dense_condition(ctx));
