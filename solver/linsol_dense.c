@@ -23,7 +23,12 @@ typedef struct {
   // the own LU: n x ld row-major (ld: n rounded up to 4, the padding columns zero), the unit
   // lower L below the diagonal and U on and above it; LAPACK's: n x n column-major, dgetrf's
   double* A;
-  int ld;            // row stride of the own LU's A
+  int ld;  // row stride of the own LU's A
+  // the own LU's copy of the CSC values: the offset in A of every entry, and the offsets
+  // outside the pattern, which the last factorization filled in (the padding included)
+  int* at;    // Ap[n]
+  int* fill;  // nfill
+  int nfill;
   lapack_int* ipiv;  // n: row interchanges, 1-based, dgetrf's meaning
   // inv_norm1's (two padded vectors and two of n) or dgecon's workspace, made here:
   // LAPACKE_dgecon would allocate it at every factorization
@@ -56,7 +61,30 @@ static int dense_analyze(rdLinSol* s) {
   dd->ipiv = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
   dd->work = rd_calloc(s->ctx, 2 * ld + 4 * n + 1, sizeof(double));
   dd->iwork = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
-  return dd->A && dd->ipiv && dd->work && dd->iwork ? RD_OK : RD_ERR_NOMEM;
+  if (!dd->A || !dd->ipiv || !dd->work || !dd->iwork) {
+    return RD_ERR_NOMEM;
+  }
+  if (own_lu(s)) {
+    // A marks the pattern here; the first copy of values overwrites every mark
+    size_t nnz = (size_t)s->Ap[n];
+    dd->at = rd_calloc(s->ctx, nnz + 1, sizeof(int));
+    dd->fill = rd_calloc(s->ctx, n * ld - nnz + 1, sizeof(int));
+    if (!dd->at || !dd->fill) {
+      return RD_ERR_NOMEM;
+    }
+    for (int c = 0; c < s->n; c++) {
+      for (int p = s->Ap[c]; p < s->Ap[c + 1]; p++) {
+        dd->at[p] = s->Ai[p] * dd->ld + c;
+        dd->A[dd->at[p]] = 1;
+      }
+    }
+    for (size_t k = 0; k < n * ld; k++) {
+      if (dd->A[k] == 0) {
+        dd->fill[dd->nfill++] = (int)k;
+      }
+    }
+  }
+  return RD_OK;
 }
 
 
@@ -302,22 +330,24 @@ static double csc_norm1(int n, const int* Ap, const double* Ax) {
 }
 
 
-// the n x n CSC matrix (Ap, Ai, Ax) into A, dense: row-major with row stride ld (the own LU)
-// or column-major (ld = n, LAPACK's). Zeroed by vector stores: glibc's memset clears these
-// sizes with rep stosb, which valgrind counts one byte at a time
-static void csc_to_dense(int n, int ld, int row_major, const int* Ap, const int* Ai,
-                         const double* Ax, double* A) {
-  size_t len = (size_t)n * (size_t)ld, k = 0;
-  for (; k + 4 <= len; k += 4) {
-    V4ST(A + k, V4ZERO);
+// the CSC values Ax into dd->A: the own LU's row-major copy through the offsets of analyze,
+// which write every entry once (a memset and a scatter wrote the pattern's twice); LAPACK's
+// column-major one zeroed, then scattered
+static void csc_to_dense(const rdLinSol* s, denseData* dd, const double* Ax) {
+  if (own_lu(s)) {
+    for (int k = 0; k < dd->nfill; k++) {
+      dd->A[dd->fill[k]] = 0;
+    }
+    for (int p = 0; p < s->Ap[s->n]; p++) {
+      dd->A[dd->at[p]] = Ax[p];
+    }
+    return;
   }
-  for (; k < len; k++) {
-    A[k] = 0;
-  }
-  size_t rs = row_major ? (size_t)ld : 1, cs = row_major ? 1 : (size_t)ld;
-  for (int c = 0; c < n; c++) {
-    for (int p = Ap[c]; p < Ap[c + 1]; p++) {
-      A[(size_t)Ai[p] * rs + (size_t)c * cs] = Ax[p];
+  size_t n = (size_t)s->n;
+  memset(dd->A, 0, n * n * sizeof(double));
+  for (int c = 0; c < s->n; c++) {
+    for (int p = s->Ap[c]; p < s->Ap[c + 1]; p++) {
+      dd->A[(size_t)c * n + (size_t)s->Ai[p]] = Ax[p];
     }
   }
 }
@@ -326,7 +356,7 @@ static void csc_to_dense(int n, int ld, int row_major, const int* Ap, const int*
 static int dense_factor(rdLinSol* s, const double* Ax) {
   denseData* dd = s->impl;
   int n = s->n, ld = dd->ld;
-  csc_to_dense(n, ld, own_lu(s), s->Ap, s->Ai, Ax, dd->A);
+  csc_to_dense(s, dd, Ax);
   s->nfactor++;
   if (n == 0) {
     s->rcond = 1;
@@ -396,6 +426,8 @@ static void dense_destroy(rdLinSol* s) {
   rd_free(s->ctx, dd->ipiv);
   rd_free(s->ctx, dd->work);
   rd_free(s->ctx, dd->iwork);
+  rd_free(s->ctx, dd->at);
+  rd_free(s->ctx, dd->fill);
   rd_free(s->ctx, dd);
   s->impl = NULL;
 }
