@@ -576,9 +576,9 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
     if (jac) {
       memset(Fw, 0, 36 * sizeof(double));
       qm_Y(Y, W);
-      blk_mm(Fw, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      blk_mmFull(Fw, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
       qm_Y(Y, Wd);
-      blk_mm(Fa, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
+      blk_mmFull(Fa, 3, Q, 4, Y, 3, 4, 4, 3, 0.25);
       for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 3; j++) {
           Fa[3 * i + j] -= 0.25 * W2 * E[3 * i + j];
@@ -698,7 +698,7 @@ static void finish_sum(const rdBeam* b, const wk* w, const rdBeamSum* c, double*
       memset(Wm, 0, 12 * sizeof(double));
       for (int t = 0; t < 3; t++) {
         if (src[mm][t]) {
-          blk_mm(Wm, 3, src[mm][t], 3, Y + 9 * t, 3, 4, 3, 3, 1);
+          blk_mmFull(Wm, 3, src[mm][t], 3, Y + 9 * t, 3, 4, 3, 3, 1);
         }
       }
     }

@@ -44,6 +44,28 @@ static inline void blk_mm(double* C, int ldc, const double* A, int lda, const do
 }
 
 
+// C (m x nc, ldc) += s A (m x k, lda) B (k x nc, ldb), every term (blk_mm's order, no test for
+// zeros): for small blocks of sizes known where it is inlined, whose loops the compiler unrolls
+// completely (the beam's 4x3 rotation maps: the tests and short loops of blk_mm cost ten
+// instructions a multiply-add)
+static inline void blk_mmFull(double* C, int ldc, const double* A, int lda, const double* B,
+                              int ldb, int m, int k, int nc, double s) {
+  RD_UNROLL
+  for (int i = 0; i < m; i++) {
+    RD_UNROLL
+    for (int l = 0; l < k; l++) {
+      double a = s * A[i * lda + l];
+      const double* b = B + l * ldb;
+      double* c = C + i * ldc;
+      RD_UNROLL
+      for (int j = 0; j < nc; j++) {
+        c[j] += a * b[j];
+      }
+    }
+  }
+}
+
+
 // C (m x nc, ldc) += s A^T B, A is k x m (lda), B is k x nc (ldb); terms with s A_li = 0 are
 // skipped
 static inline void blk_mtm(double* C, int ldc, const double* A, int lda, const double* B, int ldb,
