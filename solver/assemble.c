@@ -228,9 +228,25 @@ void rd_assembleScatter6(const rdModel* m, double* Ax, const double* S, int n, c
     for (int b = 0; b < n; b++) {
       const int* pos = rd_patternBlock(P, nodes[a], nodes[b]);
       int na = ndof_of(m, nodes[a]), nb = ndof_of(m, nodes[b]);
+      const double* s0 = S + (size_t)(6 * a) * N + (size_t)(6 * b);
+      if (na == 6) {
+        // the rows of a rigid node written out: the strided loads of the loop cost as much
+        // again as the additions
+        const double *s1 = s0 + N, *s2 = s1 + N, *s3 = s2 + N, *s4 = s3 + N, *s5 = s4 + N;
+        for (int k = 0; k < nb; k++) {
+          double* x = Ax + pos[k];
+          x[0] += s0[k];
+          x[1] += s1[k];
+          x[2] += s2[k];
+          x[3] += s3[k];
+          x[4] += s4[k];
+          x[5] += s5[k];
+        }
+        continue;
+      }
       for (int k = 0; k < nb; k++) {
         for (int i = 0; i < na; i++) {
-          Ax[pos[k] + i] += S[(size_t)(6 * a + i) * N + (size_t)(6 * b + k)];
+          Ax[pos[k] + i] += s0[(size_t)i * N + (size_t)k];
         }
       }
     }
