@@ -9,6 +9,7 @@
 // instructions, the loops below 3.4 k (docs/performance.md, "Backends on small models"),
 // and loading LAPACK loads OpenBLAS, which starts threads.
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "solver/linsol.h"
@@ -32,7 +33,7 @@ typedef struct {
   lapack_int* ipiv;  // n: row interchanges, 1-based, dgetrf's meaning
   // inv_norm1's (two padded vectors and two of n) or dgecon's workspace, made here:
   // LAPACKE_dgecon would allocate it at every factorization
-  double* work;       // 2 ld + 2 n, at least 4 n
+  double* work;       // 4 ld + 4 n + 16: P_WORK(ld) of lu_factor, 2 ld + 2 n of inv_norm1
   lapack_int* iwork;  // n
 } denseData;
 
@@ -59,7 +60,7 @@ static int dense_analyze(rdLinSol* s) {
   size_t ld = (size_t)dd->ld;
   dd->A = rd_calloc(s->ctx, n * ld + 1, sizeof(double));
   dd->ipiv = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
-  dd->work = rd_calloc(s->ctx, 2 * ld + 4 * n + 1, sizeof(double));
+  dd->work = rd_calloc(s->ctx, 4 * ld + 4 * n + 16, sizeof(double));
   dd->iwork = rd_calloc(s->ctx, n + 1, sizeof(lapack_int));
   if (!dd->A || !dd->ipiv || !dd->work || !dd->iwork) {
     return RD_ERR_NOMEM;
@@ -88,15 +89,6 @@ static int dense_analyze(rdLinSol* s) {
 }
 
 
-// four 64-bit lanes as integers, for selecting lanes bit for bit
-typedef long long rdV4i __attribute__((vector_size(32)));
-
-
-// a where the lanes of mask m are set, b elsewhere, bit for bit (a macro: a 32-byte vector
-// returned by a function changes the ABI between the clones)
-#define SELECT4(m, a, b) ((rdV4)(((rdV4i)(a) & (m)) | ((rdV4i)(b) & ~(m))))
-
-
 // y[j] -= u x[j] over the four-aligned j in [j0, ld) (ld a multiple of 4): in the clones of
 // the caller
 RD_HOT void row_axpy(double* restrict y, const double* restrict x, double u, int j0, int ld) {
@@ -119,52 +111,89 @@ RD_HOT double row_dot(const double* restrict a, const double* restrict x, int j0
 
 // LU with partial pivoting of the n x ld row-major A in place (dd->A's layout); ipiv as
 // dgetrf's; 0, or k + 1 for a zero pivot in column k (the factorization stops there).
-// Right-looking in panels of four columns, one rdV4 wide: a panel is factored column by
-// column (pivot search, row swap, multipliers, the rank-1 update of the panel's own lanes),
-// then its U rows and the rows below it are updated by the four columns at once, each entry
-// by the same fused multiply-subtracts, in the same order, as the column-by-column
-// algorithm's. Rows whose four multipliers are zero (the iteration matrix's empty blocks)
-// skip the update
-RD_CLONES static int lu_factor(int n, int ld, double* A, lapack_int* ipiv) {
+// Right-looking in panels of four columns, one rdV4 wide. A panel is copied into P (4 columns
+// of pld = ld + 4 rows, column-major: P_WORK(ld) doubles) and factored there column by column
+// (pivot search, row swap, multipliers, the rank-1 update of the panel's later columns), all
+// contiguous; then its U rows and the rows below it are updated by the four columns at once.
+// Each entry takes the same multiply-subtracts, in the same order, as in the column-by-column
+// algorithm. Terms with a zero multiplier or U entry (the iteration matrix's empty blocks) are
+// skipped
+typedef long long rdV4i __attribute__((vector_size(32)));
+#define ABS_MASK ((rdV4i){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX})
+#define P_WORK(ld) (4 * ((size_t)(ld) + 4))
+RD_CLONES static int lu_factor(int n, int ld, double* A, lapack_int* ipiv, double* P) {
+  size_t pld = (size_t)ld + 4;
   for (int K = 0; K < n; K += 4) {
     int kend = K + 4 < n ? K + 4 : n;
+    for (int i = K; i < n; i++) {
+      rdV4 v = V4LD(A + (size_t)i * (size_t)ld + (size_t)K);
+      P[i] = v[0];
+      P[pld + (size_t)i] = v[1];
+      P[2 * pld + (size_t)i] = v[2];
+      P[3 * pld + (size_t)i] = v[3];
+    }
     for (int k = K; k < kend; k++) {
+      double* col = P + (size_t)(k - K) * pld;
+      // the pivot: the first row of the largest magnitude, found in two passes (the largest
+      // magnitude four rows at a time, then the first row that has it)
+      // (NaN is never larger, as in a scalar search)
+      rdV4 m4 = V4ZERO;
+      int r = k;
+      for (; r + 4 <= n; r += 4) {
+        rdV4 a = (rdV4)((rdV4i)V4LD(col + r) & ABS_MASK);
+        rdV4i larger = (rdV4i)(m4 < a);
+        m4 = (rdV4)(((rdV4i)a & larger) | ((rdV4i)m4 & ~larger));
+      }
+      double big = m4[0];
+      for (int l = 1; l < 4; l++) {
+        big = m4[l] > big ? m4[l] : big;
+      }
+      for (; r < n; r++) {
+        big = fabs(col[r]) > big ? fabs(col[r]) : big;
+      }
       int p = k;
-      double big = fabs(A[(size_t)k * (size_t)ld + (size_t)k]);
-      for (int i = k + 1; i < n; i++) {
-        double a = fabs(A[(size_t)i * (size_t)ld + (size_t)k]);
-        if (a > big) {
-          big = a;
-          p = i;
-        }
+      while (p < n - 1 && fabs(col[p]) != big) {
+        p++;
       }
       ipiv[k] = p + 1;
       if (big == 0) {
         return k + 1;
       }
-      double* rk = A + (size_t)k * (size_t)ld;
       if (p != k) {
+        // whole rows of A (the panel's lanes there are stale, P has them) and of P
+        double* rk = A + (size_t)k * (size_t)ld;
         double* rp = A + (size_t)p * (size_t)ld;
         for (int j = 0; j < ld; j += 4) {
           rdV4 t = V4LD(rk + j);
           V4ST(rk + j, V4LD(rp + j));
           V4ST(rp + j, t);
         }
-      }
-      // the panel's lanes right of column k take the rank-1 update
-      double inv = 1 / rk[k];
-      int f = k + 1 - K;
-      rdV4i right = {f <= 0 ? -1 : 0, f <= 1 ? -1 : 0, f <= 2 ? -1 : 0, f <= 3 ? -1 : 0};
-      rdV4 uk = V4LD(rk + K);
-      for (int i = k + 1; i < n; i++) {
-        double* ri = A + (size_t)i * (size_t)ld;
-        double l = ri[k] * inv;
-        ri[k] = l;
-        if (l != 0) {
-          rdV4 old = V4LD(ri + K);
-          V4ST(ri + K, SELECT4(right, old - uk * V4B(l), old));
+        for (int c = 0; c < 4; c++) {
+          double t = P[(size_t)c * pld + (size_t)k];
+          P[(size_t)c * pld + (size_t)k] = P[(size_t)c * pld + (size_t)p];
+          P[(size_t)c * pld + (size_t)p] = t;
         }
       }
+      // multipliers and the rank-1 update of the later columns: four rows at a time, the
+      // last step running into P's four spare rows
+      rdV4 inv = V4B(1 / col[k]);
+      for (int i = k + 1; i < n; i += 4) {
+        V4ST(col + i, V4LD(col + i) * inv);
+      }
+      for (int c = k + 1 - K; c < kend - K; c++) {
+        double* y = P + (size_t)c * pld;
+        double u = y[k];
+        if (u != 0) {
+          rdV4 b = V4B(u);
+          for (int i = k + 1; i < n; i += 4) {
+            V4ST(y + i, V4LD(y + i) - V4LD(col + i) * b);
+          }
+        }
+      }
+    }
+    for (int i = K; i < n; i++) {
+      double* ri = A + (size_t)i * (size_t)ld + (size_t)K;
+      V4ST(ri, ((rdV4){P[i], P[pld + (size_t)i], P[2 * pld + (size_t)i], P[3 * pld + (size_t)i]}));
     }
     int J = K + 4;
     if (J >= ld) {
@@ -362,7 +391,7 @@ static int dense_factor(rdLinSol* s, const double* Ax) {
     s->rcond = 1;
     return RD_OK;
   }
-  lapack_int info = own_lu(s) ? lu_factor(n, ld, dd->A, dd->ipiv)
+  lapack_int info = own_lu(s) ? lu_factor(n, ld, dd->A, dd->ipiv, dd->work)
                               : dd->la->dgetrf(LAPACK_COL_MAJOR, n, n, dd->A, n, dd->ipiv);
   if (info < 0) {
     return RD_ERROR(s->ctx, RD_ERR_LIBRARY, "dgetrf: bad argument %d", (int)-info);
