@@ -364,11 +364,16 @@ static double csc_norm1(int n, const int* Ap, const double* Ax) {
 // column-major one zeroed, then scattered
 static void csc_to_dense(const rdLinSol* s, denseData* dd, const double* Ax) {
   if (own_lu(s)) {
+    double* restrict A = dd->A;
+    const int* restrict fill = dd->fill;
+    const int* restrict at = dd->at;
+    RD_UNROLL
     for (int k = 0; k < dd->nfill; k++) {
-      dd->A[dd->fill[k]] = 0;
+      A[fill[k]] = 0;
     }
+    RD_UNROLL
     for (int p = 0; p < s->Ap[s->n]; p++) {
-      dd->A[dd->at[p]] = Ax[p];
+      A[at[p]] = Ax[p];
     }
     return;
   }
