@@ -67,11 +67,6 @@ RD_CLONES void rd_beamPairs(int n, int nq, int nrow, const double* phi, const do
         V4ST(o + 8, t[2] + t[6]);
         V4ST(o + 12, t[3]);
       }
-      for (int r = nrow; r < PAIR_ROWS; r++) {
-        for (int c = 0; c < PAIR_COLS; c++) {
-          out[r * PAIR_COLS + c] = 0;
-        }
-      }
     }
   }
 }
@@ -104,9 +99,10 @@ RD_CLONES void rd_beamPairsFinish(int n, int nrow, const double* acc, const doub
     for (int i = 0; i < n; i++) {
       const double* a = acc + ((size_t)i * (size_t)n + (size_t)j) * PAIR_SIZE;
       const double* E = Er + (size_t)i * (size_t)er_stride;
-      // translation columns as they are, rotation columns through the maps
+      // translation columns as they are, rotation columns through the maps (the rows past
+      // nrow are zero and unused)
       rdV4 tr[PAIR_ROWS], rot[PAIR_ROWS];
-      for (int r = 0; r < PAIR_ROWS; r++) {
+      for (int r = 0; r < nrow; r++) {
         const double* ar = a + r * PAIR_COLS;
         tr[r] = V4LD(ar);
         rdV4 y = V4ZERO;

@@ -9,7 +9,7 @@
 enum { PAIR_ROWS = 7, PAIR_COLS = 16, PAIR_SIZE = PAIR_ROWS * PAIR_COLS };
 
 // acc (n x n x PAIR_SIZE, pair (i, j) at (i n + j) PAIR_SIZE), for the first nrow rows (6 with
-// interpolated virtual rotations, whose 7th is zero; 7 otherwise):
+// interpolated virtual rotations, whose 7th is zero and left unwritten; 7 otherwise):
 //   acc_ij = sum_g phi_j [phi_i Ja_x,p + phi_i' Ja_x',p'] (phi_j columns)
 //          + sum_g phi_j' [phi_i Ja_x,p + phi_i' Ja_x',p'] (phi_j' columns, added to JT .. JG2)
 // over the nq points g of phi, dphi (nq x n: the basis and its derivative) and Ja (nq x JROWS x
@@ -27,11 +27,11 @@ void rd_beamPairs(int n, int nq, int nrow, const double* phi, const double* dphi
 // xi-derivative at xi_m. A generic and an AVX2 + FMA version (src/math/simd.h).
 void rd_beamPairsCompress(int nq, int nv, int nrow, const double* cL, const double* Ja, double* Y);
 
-// S (6n x 6n row-major, every block written) from the accumulators of rd_beamPairs: the block
-// (i, j) takes the translation columns JT as they are and the rotation columns
-// sum_m acc[:, JG1 + 4 m ..] W_jm (W: n x 3 x 12, three 4x3 row-major maps per node), then
-// keeps the force rows and maps the quaternion rows with Er_i^T (Er: the 4x3 row-major map of
-// node i at Er + i er_stride). A generic and an AVX2 + FMA version (src/math/simd.h).
+// S (6n x 6n row-major, every block written) from the accumulators of rd_beamPairs (their first
+// nrow rows): the block (i, j) takes the translation columns JT as they are and the rotation
+// columns sum_m acc[:, JG1 + 4 m ..] W_jm (W: n x 3 x 12, three 4x3 row-major maps per node),
+// then keeps the force rows and maps the quaternion rows with Er_i^T (Er: the 4x3 row-major map
+// of node i at Er + i er_stride). A generic and an AVX2 + FMA version (src/math/simd.h).
 void rd_beamPairsFinish(int n, int nrow, const double* acc, const double* W, const double* Er,
                         int er_stride, double* S);
 
