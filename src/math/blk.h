@@ -12,8 +12,11 @@
 // costs as much as the arithmetic in these short loops (25 % of a step of the NREL deck)
 #if defined(__GNUC__)
 #define RD_UNROLL _Pragma("GCC unroll 4")
+#define RD_PRAGMA(x) _Pragma(#x)
+#define RD_UNROLL_N(n) RD_PRAGMA(GCC unroll n)  // the same, n times
 #else
 #define RD_UNROLL
+#define RD_UNROLL_N(n)
 #endif
 
 // always inlined, whatever the size of the caller: the small kernels of the beam's section
