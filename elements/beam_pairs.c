@@ -92,7 +92,7 @@ RD_CLONES void rd_beamPairs(int n, int nq, int nrow, const double* phi, const do
       for (int r = 0; r < nrow; r++) {
         const double* ja = J + r * JCOLS;
         const double* ja1 = J + (JX1 + r) * JCOLS;
-        RD_UNROLL
+        RD_UNROLL_N(7)
         for (int k = 0; k < NB; k++) {
           V4ST(o + r * JCOLS + 4 * k, ci * V4LD(ja + 4 * k) + di * V4LD(ja1 + 4 * k));
         }
