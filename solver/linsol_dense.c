@@ -9,7 +9,6 @@
 // instructions, the loops below 3.4 k (docs/performance.md, "Backends on small models"),
 // and loading LAPACK loads OpenBLAS, which starts threads.
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "solver/linsol.h"
@@ -118,8 +117,6 @@ RD_HOT double row_dot(const double* restrict a, const double* restrict x, int j0
 // Each entry takes the same multiply-subtracts, in the same order, as in the column-by-column
 // algorithm. Terms with a zero multiplier or U entry (the iteration matrix's empty blocks) are
 // skipped
-typedef long long rdV4i __attribute__((vector_size(32)));
-#define ABS_MASK ((rdV4i){INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX})
 #define P_WORK(ld) (4 * ((size_t)(ld) + 4))
 RD_CLONES static int lu_factor(int n, int ld, double* A, lapack_int* ipiv, double* P) {
   size_t pld = (size_t)ld + 4;
@@ -134,26 +131,13 @@ RD_CLONES static int lu_factor(int n, int ld, double* A, lapack_int* ipiv, doubl
     }
     for (int k = K; k < kend; k++) {
       double* col = P + (size_t)(k - K) * pld;
-      // the pivot: the first row of the largest magnitude, found in two passes (the largest
-      // magnitude four rows at a time, then the first row that has it)
-      // (NaN is never larger, as in a scalar search)
-      rdV4 m4 = V4ZERO;
-      int r = k;
-      for (; r + 4 <= n; r += 4) {
-        rdV4 a = (rdV4)((rdV4i)V4LD(col + r) & ABS_MASK);
-        rdV4i larger = (rdV4i)(m4 < a);
-        m4 = (rdV4)(((rdV4i)a & larger) | ((rdV4i)m4 & ~larger));
-      }
-      double big = m4[0];
-      for (int l = 1; l < 4; l++) {
-        big = m4[l] > big ? m4[l] : big;
-      }
-      for (; r < n; r++) {
-        big = fabs(col[r]) > big ? fabs(col[r]) : big;
-      }
+      // the pivot: the first row of the largest magnitude (NaN is never larger)
       int p = k;
-      while (p < n - 1 && fabs(col[p]) != big) {
-        p++;
+      double big = fabs(col[k]);
+      for (int r = k + 1; r < n; r++) {
+        double a = fabs(col[r]);
+        p = a > big ? r : p;
+        big = a > big ? a : big;
       }
       ipiv[k] = p + 1;
       if (big == 0) {
