@@ -106,8 +106,8 @@ int rd_linsolChoose(const rdModel* m, int kind);
 
 // the dense backend factors with its own LU up to this many unknowns, with LAPACK above; AUTO
 // picks it up to this size. Instructions per step against KLU's (callgrind, docs/performance.md,
-// "Backends on small models"): heavy top (9 unknowns) 0.79, double pendulum (22) 0.73, slider
-// crank (35) 0.67, composite cantilever B3 (36) 0.83, NREL 5-MW blade (42) 1.00, Bricard (60) 0.86
+// "Backends on small models"): heavy top (9 unknowns) 0.84, double pendulum (22) 0.71, slider
+// crank (35) 0.63, composite cantilever B3 (36) 0.71, NREL 5-MW blade (42) 0.93, Bricard (60) 0.80
 #define RD_LINSOL_DENSE_OWN_MAX 64
 
 // smallest acceptable reciprocal condition estimate before a full refactorization
