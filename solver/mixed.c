@@ -49,6 +49,20 @@ typedef struct mxPivot_ {
   double f[3];    // f0: the force it exerts on the pivot at zero pivot acceleration (global)
 } mxPivot;
 
+// the coupling loads on a free body at one load evaluation (global): force, torque about the
+// body's rotation point (its centre of mass), the rotation point
+typedef struct mxLoad_ {
+  double f[3], tau[3], xr[3];
+} mxLoad;
+
+// a free body's coupling loads as the corrector pass evaluates them (docs/mixed.md, "Momentum")
+typedef struct mxBodyLoads_ {
+  double f[3], m[3];  // the evaluation under way: force and moment at the node (global)
+  mxLoad end;         // the last evaluation at the end of a sub-step
+  mxLoad mid;         // the last evaluation at the middle of a sub-step
+  double q0[4];       // the attitude at the start of the sub-step
+} mxBodyLoads;
+
 struct mxWork_;
 
 // one rigid subsystem
@@ -70,12 +84,27 @@ typedef struct mxSub_ {
   unsigned char* skip;  // nnode: 1 for the nodes outside the subsystem (its loads' mask)
   rgMem* save;          // nb: the memory at t_n
   int* piv;             // nb: index into mxWork.piv of each body, -1 if not on a moving pivot
+  // the momentum of the coupling (docs/mixed.md, "Momentum"): a subsystem of free bodies tied to
+  // the flexible part by springs, bushings or user elements carries the step's impulse mismatch
+  // of those loads into the next flexible step, as a constant load on the node `anode`
+  int carry;
+  int anode;
+  double* D;        // 6, in the state memory: the mismatch of the last step (force, moment
+                    // about the origin), the rigid side's impulse plus the flexible side's
+  double* F;        // 6, in the state memory: the coupling loads on the flexible part at the end
+                    // of the last flexible step (their resultant: force, moment about the origin)
+  mxLoad* start;    // nb, in the state memory: the coupling loads the bodies' method holds at t_n
+  mxBodyLoads* bl;  // nb
+  double I[6];      // the mismatch of the step under way
+  double Fn[6];     // the coupling loads on the flexible part at the end of the step under way
 } mxSub;
 
 typedef struct mxWork_ {
   int built;
-  int pass;      // MX_PREDICT, MX_CORRECT or MX_START
-  double tn, H;  // the step
+  int pass;       // MX_PREDICT, MX_CORRECT or MX_START
+  double tn, H;   // the step
+  double t0, t1;  // the sub-step under way
+  int reload;     // the loads at t_n are evaluated afresh (rg_reloadView)
   int nsub;
   mxSub* sub;  // nsub
   int npiv;
@@ -208,12 +237,22 @@ static size_t ga_memory(const rdModel* m) {
 }
 
 
+// doubles of the coupling's momentum memory: per subsystem D and F, per body its mxLoad
+static size_t carry_memory(const rdModel* m) {
+  size_t n = 0;
+  for (int k = 0; k < m->nsub; k++) {
+    n += 12 + (size_t)m->sub[k].nbody * (sizeof(mxLoad) / sizeof(double));
+  }
+  return n;
+}
+
+
 static size_t mx_memory_size(const rdModel* m) {
   size_t n = ga_memory(m);
   for (int k = 0; k < m->nsub; k++) {
     n += round64((size_t)m->sub[k].nbody * sizeof(rgMem));
   }
-  return n;
+  return n + round64(carry_memory(m) * sizeof(double));
 }
 
 
@@ -266,6 +305,7 @@ static size_t layout(const rdModel* m, double* base, mxWork** out) {
     double* skip = rd_carve(&c, dbl(nn));
     double* save = rd_carve(&c, dbl(nb * sizeof(rgMem)));
     double* pv = rd_carve(&c, dbl(nb * sizeof(int)));
+    double* bl = rd_carve(&c, dbl(nb * sizeof(mxBodyLoads)));
     if (base) {
       mxSub* s = &w->sub[k];
       memset(s, 0, sizeof(*s));
@@ -278,6 +318,7 @@ static size_t layout(const rdModel* m, double* base, mxWork** out) {
       s->skip = (unsigned char*)skip;
       s->save = (rgMem*)save;
       s->piv = (int*)pv;
+      s->bl = (mxBodyLoads*)bl;
     }
   }
   if (out) {
@@ -406,6 +447,16 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
     own |= in;
   }
   s->v->others = own || s->nel > 0 || s->nus > 0 || s->coupled;
+  // the carried mismatch: free bodies only (a pinned body's reaction is not in its method's
+  // balance), on an interface node with rotations if there is one
+  s->carry = s->nif > 0 && s->nel + s->nus > 0;
+  for (int i = 0; i < b->nbody; i++) {
+    s->carry &= !s->v->body[i].pinned && !s->v->body[i].moving;
+  }
+  s->anode = s->nif > 0 ? s->ifnode[0] : -1;
+  for (int i = s->nif - 1; i >= 0; i--) {
+    s->anode = m->node_kind[s->ifnode[i]] == RD_NODE_RIGID ? s->ifnode[i] : s->anode;
+  }
   (void)d;
 }
 
@@ -420,6 +471,13 @@ static mxWork* build(const rdModel* m, rdData* d) {
   for (int k = 0; k < m->nsub; k++) {
     build_sub(m, d, w, k, (rgMem*)mem);
     mem += round64((size_t)m->sub[k].nbody * sizeof(rgMem));
+  }
+  double* carry = (double*)mem;
+  for (int k = 0; k < m->nsub; k++) {
+    w->sub[k].D = carry;
+    w->sub[k].F = carry + 6;
+    w->sub[k].start = (mxLoad*)(carry + 12);
+    carry += 12 + (size_t)m->sub[k].nbody * (sizeof(mxLoad) / sizeof(double));
   }
   int nclear, nunit;
   matrix_positions(m, w->clear, w->unit, &nclear, &nunit);
@@ -538,13 +596,62 @@ static void add_residual(const rdModel* m, const mxSub* s, double* f, int node, 
     return;
   }
   double* fn = f + 6 * node;
+  double mg[3] = {0, 0, 0};
   for (int i = 0; i < 3; i++) {
     fn[i] -= r[i];
   }
   if (nd == 6) {
-    double mg[3];
     q4_rotate(mg, s->w->qx + 7 * node + 3, r + 3);
     v3_sub(fn + 3, fn + 3, mg);
+  }
+  // the coupling loads of the body on this node, for its impulse
+  for (int i = 0; s->carry && i < s->v->nb; i++) {
+    if (s->v->body[i].node == node) {
+      v3_sub(s->bl[i].f, s->bl[i].f, r);
+      v3_sub(s->bl[i].m, s->bl[i].m, mg);
+    }
+  }
+}
+
+
+// where an evaluation of the coupling loads of body i at time t is kept: the loads its method
+// holds at t_n (the start, a reload), at the end or the middle of a sub-step of the corrector
+// pass; NULL for the others (the predictor pass, a quarter step, a perturbed midpoint is
+// followed by the converged one)
+static mxLoad* load_slot(mxSub* s, int i, double t) {
+  const mxWork* w = s->w;
+  if (w->pass == MX_START || w->reload) {
+    return &s->start[i];
+  }
+  if (w->pass != MX_CORRECT) {
+    return NULL;
+  }
+  double h = w->t1 - w->t0;
+  if (fabs(t - w->t1) <= 1e-9 * h) {
+    return &s->bl[i].end;
+  }
+  if (fabs(t - (w->t0 + 0.5 * h)) <= 1e-9 * h) {
+    return &s->bl[i].mid;
+  }
+  return NULL;
+}
+
+
+// keep the coupling loads of the evaluation just made at time t (the bodies' nodes in qx)
+static void keep_loads(mxSub* s, double t) {
+  for (int i = 0; i < s->v->nb; i++) {
+    mxLoad* l = load_slot(s, i, t);
+    if (!l) {
+      continue;
+    }
+    const rgBody* b = &s->v->body[i];
+    const double* x = s->w->qx + 7 * b->node;
+    double rr[3];
+    q4_rotate(rr, x + 3, b->r);
+    v3_sub(l->xr, x, rr);
+    v3_copy(l->f, s->bl[i].f);
+    v3_cross(l->tau, rr, s->bl[i].f);
+    v3_add(l->tau, l->tau, s->bl[i].m);
   }
 }
 
@@ -581,6 +688,10 @@ static int mx_loads(const rdModel* m, rdData* d, rgView* v, double t, const doub
   for (int i = 0; i < s->nif; i++) {
     flexible_node(m, d, w, s->ifnode[i], tau);
   }
+  for (int i = 0; s->carry && i < v->nb; i++) {
+    memset(s->bl[i].f, 0, sizeof(s->bl[i].f));
+    memset(s->bl[i].m, 0, sizeof(s->bl[i].m));
+  }
   const unsigned char* skip = d->load_skip;
   d->load_skip = s->skip;
   int st = rd_evalLoadsNoGravity(m, d, t, w->qx, w->vx, d->force);
@@ -601,6 +712,9 @@ static int mx_loads(const rdModel* m, rdData* d, rgView* v, double t, const doub
       int nd = m->node_kind[u->nodes[a]] == RD_NODE_RIGID ? 6 : 3;
       add_residual(m, s, d->force, u->nodes[a], r + 6 * a, nd);
     }
+  }
+  if (s->carry && st == RD_OK) {
+    keep_loads(s, t);
   }
   return st;
 }
@@ -688,7 +802,27 @@ static void hold_now(const rdModel* m, rdData* d, mxWork* w) {
 static int mx_apply(const rdModel* m, rdData* d, void* user, double cM, const double* vd, double* r,
                     double* gamma, double* Ax) {
   mxWork* w = user;
-  (void)d;
+  // the last step's impulse mismatch of each subsystem's coupling, taken back over this step as
+  // a constant load on its interface node: force -D/H, moment about the origin -D_m/H
+  for (int k = 0; w->H > 0 && k < w->nsub; k++) {
+    const mxSub* s = &w->sub[k];
+    const double* D = s->D;
+    if (!s->carry || (D[0] == 0 && D[1] == 0 && D[2] == 0 && D[3] == 0 && D[4] == 0 && D[5] == 0)) {
+      continue;
+    }
+    const double* x = d->s.q + 7 * s->anode;
+    double* ra = r + m->node_dof[s->anode];
+    double f[3], mo[3], xf[3], mb[3];
+    v3_scale(f, D, -1 / w->H);
+    v3_sub(ra, ra, f);
+    if (m->node_kind[s->anode] == RD_NODE_RIGID) {
+      v3_cross(xf, x, f);
+      v3_scale(mo, D + 3, -1 / w->H);
+      v3_sub(mo, mo, xf);
+      q4_rotateInv(mb, x + 3, mo);
+      v3_sub(ra + 3, ra + 3, mb);
+    }
+  }
   for (int k = 0; k < w->npiv; k++) {
     const mxPivot* p = &w->piv[k];
     int a = p->anchor;
@@ -763,6 +897,127 @@ static void place_pivoted(const rdModel* m, rdData* d, mxSub* s, double tau) {
 }
 
 
+// ---------------------------------------------------------------------------------------------
+// the momentum of the coupling (docs/mixed.md, "Momentum")
+
+// I += wt (f, xr x f): the impulse of a load's force, and of its moment about the origin
+static void add_force(double I[6], double wt, const mxLoad* l) {
+  double xf[3];
+  v3_cross(xf, l->xr, l->f);
+  v3_axpy(I, wt, l->f);
+  v3_axpy(I + 3, wt, xf);
+}
+
+
+// the impulse over a sub-step of size h of the coupling loads on body i of subsystem s, as the
+// body's method applies them (its discrete momentum balance: force and moment about the
+// origin), added to s->I; the sub-step's end is then the next one's start
+static void substep_impulse(const rdData* d, mxSub* s, int method, int i, double h) {
+  mxBodyLoads* bl = &s->bl[i];
+  mxLoad* l0 = &s->start[i];
+  double* I = s->I;
+  switch (method) {
+    case RD_METHOD_HSTAGM:
+      // velocity Verlet; the integer spatial momentum takes h times the torque at the half state
+      add_force(I, 0.5 * h, l0);
+      add_force(I, 0.5 * h, &bl->end);
+      v3_axpy(I + 3, h, bl->mid.tau);
+      break;
+    case RD_METHOD_LIEMID_I:
+      // implicit midpoint: m v' = m v + h f_mid, x' - x = h (v + v')/2, pi' = pi + h tau_mid
+      add_force(I, h, &bl->mid);
+      v3_axpy(I + 3, h, bl->mid.tau);
+      break;
+    case RD_METHOD_AKW: {
+      // the same translation; R' Pi' = R Pi + h R (I - [w]/2)^-1 T_mid with R' = R cay(w): along
+      // the rotation axis a the torque whole, across it times c = cos(phi/2), phi the angle
+      double c4[4], rel[4], phi[3], a[3] = {0, 0, 0};
+      add_force(I, h, &bl->mid);
+      rdu_quatConj(c4, bl->q0);
+      q4_mul(rel, c4, d->s.q + 7 * s->v->body[i].node + 3);
+      rdu_quatToRotvec(phi, rel);
+      double ang = v3_norm(phi), c = cos(0.5 * ang), ta = 0;
+      if (ang > 0) {
+        q4_rotate(a, bl->q0, phi);
+        v3_scale(a, a, 1 / ang);
+        ta = v3_dot(bl->mid.tau, a);
+      }
+      v3_axpy(I + 3, h * c, bl->mid.tau);
+      if (ang > 0) {
+        v3_axpy(I + 3, h * (1 - c) * ta, a);
+      }
+      break;
+    }
+    default:
+      // nmb, nms, sw, liemid_e1/e2/ea: the trapezoid (exact for sw and liemid_ea; liemid_e2
+      // takes h times the start's loads, e1 the end's, which is the trapezoid for the momentum
+      // plus or minus h/2 times the loads; nmb and nms do not keep the spatial angular momentum
+      // of a free body, their torque term is the trapezoid of the body-frame or spatial Euler
+      // equations)
+      add_force(I, 0.5 * h, l0);
+      add_force(I, 0.5 * h, &bl->end);
+      v3_axpy(I + 3, 0.5 * h, l0->tau);
+      v3_axpy(I + 3, 0.5 * h, bl->end.tau);
+      break;
+  }
+  *l0 = bl->end;
+}
+
+
+// L += (f, x x f + R m) of the loads -r of an element on node n if it is a flexible node
+static void add_flexible(const rdModel* m, const double* q, double L[6], int n, const double* r) {
+  if (m->node_sub[n] >= 0) {
+    return;
+  }
+  double f[3], xf[3], mo[3];
+  v3_scale(f, r, -1);
+  v3_cross(xf, q + 7 * n, f);
+  v3_add(L, L, f);
+  v3_add(L + 3, L + 3, xf);
+  if (m->node_kind[n] == RD_NODE_RIGID) {
+    q4_rotate(mo, q + 7 * n + 3, r + 3);
+    v3_sub(L + 3, L + 3, mo);
+  }
+}
+
+
+// L = the resultant of the coupling loads of subsystem s on the flexible part in the state of d
+// at time t (force, moment about the origin)
+static int flexible_loads(const rdModel* m, rdData* d, const mxSub* s, double t, double L[6]) {
+  memset(L, 0, 6 * sizeof(double));
+  int st = RD_OK;
+  for (int k = 0; k < s->nel && st == RD_OK; k++) {
+    rdElemEval ev;
+    st = rd_elemEval(m, s->el[k], d->s.q, d->s.v, d->s.vd, 0, &ev);
+    for (int a = 0; a < ev.nnode && st == RD_OK; a++) {
+      add_flexible(m, d->s.q, L, ev.node[a], ev.r + ev.off[a]);
+    }
+  }
+  for (int k = 0; k < s->nus && st == RD_OK; k++) {
+    const rdUserElementDef* u = &m->user[s->us[k]];
+    double *r, *K, *C, *M;
+    st = rd_userElemEval(m, d, s->us[k], t, d->s.q, d->s.v, d->s.vd, 0, &r, &K, &C, &M);
+    for (int a = 0; a < u->nnode && st == RD_OK; a++) {
+      add_flexible(m, d->s.q, L, u->nodes[a], r + 6 * a);
+    }
+  }
+  return st;
+}
+
+
+// s->I = the impulse over the step of the coupling loads of subsystem s on the flexible part, as
+// generalized-alpha takes them: the trapezoid of their loads at the ends of its steps (the
+// bodies held), H (F_n + F_n+1) / 2; F_n+1 into s->Fn
+static int flexible_impulse(const rdModel* m, rdData* d, mxSub* s) {
+  double H = s->w->H;
+  int st = flexible_loads(m, d, s, s->w->tn + H, s->Fn);
+  for (int i = 0; i < 6; i++) {
+    s->I[i] = 0.5 * H * (s->F[i] + s->Fn[i]);
+  }
+  return st;
+}
+
+
 // the rigid methods' inner iterations since `before` go to their own counter: the Newton
 // iterations are generalized-alpha's
 static void count_substep_iterations(rdData* d, long before) {
@@ -779,12 +1034,22 @@ static int run_pass(const rdModel* m, rdData* d, mxSub* s) {
   int last = d->stats.last_newton_iterations;
   long before = d->stats.newton_iterations;
   int st = RD_OK;
+  int impulse = w->pass == MX_CORRECT && s->carry;
+  int method = m->sub[s - w->sub].method;
   for (int j = 0; j < n && st == RD_OK; j++) {
     double t0 = w->tn + j * h, t1 = j + 1 == n ? tend : w->tn + (j + 1) * h;
     d->s.t = t0;
+    w->t0 = t0;
+    w->t1 = t1;
+    for (int i = 0; impulse && i < s->v->nb; i++) {
+      memcpy(s->bl[i].q0, d->s.q + 7 * s->v->body[i].node + 3, sizeof(s->bl[i].q0));
+    }
     st = s->step(m, d, s->v, t1 - t0);
     if (st == RD_OK && w->npiv > 0) {
       place_pivoted(m, d, s, j + 1 == n ? w->H : t1 - w->tn);
+    }
+    for (int i = 0; st == RD_OK && impulse && i < s->v->nb; i++) {
+      substep_impulse(d, s, method, i, t1 - t0);
     }
   }
   d->s.t = w->tn;
@@ -896,6 +1161,12 @@ static int correct(const rdModel* m, rdData* d, double H) {
   d->load_skip = w->held;
   int st = GA->correct(m, d, H);
   d->load_skip = NULL;
+  // the flexible side's impulse of the coupling loads (the mismatch under way starts there)
+  for (int k = 0; k < w->nsub && st == RD_OK; k++) {
+    if (w->sub[k].carry) {
+      st = flexible_impulse(m, d, &w->sub[k]);
+    }
+  }
   w->pass = MX_CORRECT;
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
     mxSub* s = &w->sub[k];
@@ -903,10 +1174,17 @@ static int correct(const rdModel* m, rdData* d, double H) {
     if (s->refresh) {
       // the loads at t_n with this step's flexible velocities (the method's start memory)
       int last = d->stats.last_newton_iterations;
+      w->reload = 1;
       st = rg_reloadView(m, d, s->v, m->sub[k].method);
+      w->reload = 0;
       d->stats.last_newton_iterations = last;
     }
     st = st ? st : run_pass(m, d, s);
+    // plus the rigid side's: the mismatch, carried into the next flexible step
+    if (st == RD_OK && s->carry) {
+      memcpy(s->D, s->I, sizeof(s->I));
+      memcpy(s->F, s->Fn, sizeof(s->Fn));
+    }
   }
   // the subsystem nodes have no generalized-alpha history: a = the acceleration
   for (int i = 0; st == RD_OK && i < m->nnode; i++) {
@@ -949,6 +1227,12 @@ static int mx_initialize(const rdModel* m, rdData* d) {
   for (int k = 0; k < w->npiv; k++) {
     memset(d->s.vd + 6 * w->piv[k].anchor, 0, 3 * sizeof(double));
   }
+  // no mismatch yet; the coupling loads at the start come with the subsystems' own
+  for (int k = 0; k < w->nsub; k++) {
+    mxSub* s = &w->sub[k];
+    memset(s->D, 0, 12 * sizeof(double));
+    memset(s->start, 0, (size_t)s->v->nb * sizeof(mxLoad));
+  }
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
     st = rg_initializeView(m, d, w->sub[k].v);
     if (st == RD_OK) {
@@ -981,6 +1265,12 @@ static int mx_initialize(const rdModel* m, rdData* d) {
   for (int i = 0; st == RD_OK && i < m->nnode; i++) {
     if (w->held[i]) {
       memcpy(d->s.a + 6 * i, d->s.vd + 6 * i, 6 * sizeof(double));
+    }
+  }
+  // the coupling loads on the flexible part at the start, for the first step's impulse
+  for (int k = 0; st == RD_OK && k < w->nsub; k++) {
+    if (w->sub[k].carry) {
+      st = flexible_loads(m, d, &w->sub[k], d->s.t, w->sub[k].F);
     }
   }
   return st;
