@@ -364,15 +364,22 @@ static int touches(const rdModel* m, mxSub* s, int k, const int* nodes, int n) {
 }
 
 
-// 1 if a node set touching subsystem k also holds a node of the flexible part
-static int interface_element(const rdModel* m, int k, const int* nodes, int n) {
-  (void)k;
+// 1 if a node set also holds a node of the flexible part
+static int interface_element(const rdModel* m, const int* nodes, int n) {
   for (int i = 0; i < n; i++) {
     if (nodes[i] >= 0 && m->node_sub[nodes[i]] < 0) {
       return 1;
     }
   }
   return 0;
+}
+
+
+// 1 if spring or bushing e ties a subsystem to the flexible part
+static int element_ties(const rdModel* m, int e) {
+  const rdElemDef* def = &m->elem[e].def;
+  return interface_element(
+      m, def->type == RD_ELEM_SPRING ? def->u.spring.node : def->u.bushing.node, 2);
 }
 
 
@@ -403,19 +410,19 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
         for (int i = 0; def->type == RD_ELEM_BUSHING && i < 36; i++) {
           damped |= def->u.bushing.damping[i] != 0;
         }
-        s->refresh |= damped && (s->nif > nif || interface_element(m, k, nd, 2));
+        s->refresh |= damped && (s->nif > nif || interface_element(m, nd, 2));
       }
     }
   }
   for (int e = 0; e < m->nuser; e++) {
     if (touches(m, s, k, m->user[e].nodes, m->user[e].nnode)) {
       s->us[s->nus++] = e;
-      s->refresh |= interface_element(m, k, m->user[e].nodes, m->user[e].nnode);
+      s->refresh |= interface_element(m, m->user[e].nodes, m->user[e].nnode);
     }
   }
   for (int c = 0; c < m->ncallback; c++) {
     if (touches(m, s, k, m->callback[c].nodes, m->callback[c].nnode)) {
-      s->refresh |= interface_element(m, k, m->callback[c].nodes, m->callback[c].nnode);
+      s->refresh |= interface_element(m, m->callback[c].nodes, m->callback[c].nnode);
     }
   }
   for (int i = 0; i < b->nbody; i++) {
@@ -449,7 +456,14 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
   s->v->others = own || s->nel > 0 || s->nus > 0 || s->coupled;
   // the carried mismatch: free bodies only (a pinned body's reaction is not in its method's
   // balance), on an interface node with rotations if there is one
-  s->carry = s->nif > 0 && s->nel + s->nus > 0;
+  int ntie = 0;
+  for (int e = 0; e < s->nel; e++) {
+    ntie += element_ties(m, s->el[e]);
+  }
+  for (int e = 0; e < s->nus; e++) {
+    ntie += interface_element(m, m->user[s->us[e]].nodes, m->user[s->us[e]].nnode);
+  }
+  s->carry = ntie > 0;
   for (int i = 0; i < b->nbody; i++) {
     s->carry &= !s->v->body[i].pinned && !s->v->body[i].moving;
   }
@@ -591,7 +605,7 @@ static void flexible_node(const rdModel* m, const rdData* d, mxWork* w, int n, d
 // the applied forces on the nodes of subsystem s from element residuals r (rotation rows in the
 // body frame at qx): f -= r, the moment turned to the global frame
 static void add_residual(const rdModel* m, const mxSub* s, double* f, int node, const double* r,
-                         int nd) {
+                         int nd, int tie) {
   if (s->skip[node]) {
     return;
   }
@@ -604,8 +618,8 @@ static void add_residual(const rdModel* m, const mxSub* s, double* f, int node, 
     q4_rotate(mg, s->w->qx + 7 * node + 3, r + 3);
     v3_sub(fn + 3, fn + 3, mg);
   }
-  // the coupling loads of the body on this node, for its impulse
-  for (int i = 0; s->carry && i < s->v->nb; i++) {
+  // the loads of an element tying the body to the flexible part, for its impulse
+  for (int i = 0; tie && s->carry && i < s->v->nb; i++) {
     if (s->v->body[i].node == node) {
       v3_sub(s->bl[i].f, s->bl[i].f, r);
       v3_sub(s->bl[i].m, s->bl[i].m, mg);
@@ -699,18 +713,20 @@ static int mx_loads(const rdModel* m, rdData* d, rgView* v, double t, const doub
   for (int k = 0; k < s->nel && st == RD_OK; k++) {
     rdElemEval ev;
     st = rd_elemEval(m, s->el[k], w->qx, w->vx, w->vdx, 0, &ev);
+    int tie = interface_element(m, ev.node, ev.nnode);
     for (int a = 0; a < ev.nnode && st == RD_OK; a++) {
       int nd = m->node_kind[ev.node[a]] == RD_NODE_RIGID ? 6 : 3;
-      add_residual(m, s, d->force, ev.node[a], ev.r + ev.off[a], nd);
+      add_residual(m, s, d->force, ev.node[a], ev.r + ev.off[a], nd, tie);
     }
   }
   for (int k = 0; k < s->nus && st == RD_OK; k++) {
     const rdUserElementDef* u = &m->user[s->us[k]];
     double *r, *K, *C, *M;
     st = rd_userElemEval(m, d, s->us[k], t, w->qx, w->vx, w->vdx, 0, &r, &K, &C, &M);
+    int tie = interface_element(m, u->nodes, u->nnode);
     for (int a = 0; a < u->nnode && st == RD_OK; a++) {
       int nd = m->node_kind[u->nodes[a]] == RD_NODE_RIGID ? 6 : 3;
-      add_residual(m, s, d->force, u->nodes[a], r + 6 * a, nd);
+      add_residual(m, s, d->force, u->nodes[a], r + 6 * a, nd, tie);
     }
   }
   if (s->carry && st == RD_OK) {
@@ -988,6 +1004,9 @@ static int flexible_loads(const rdModel* m, rdData* d, const mxSub* s, double t,
   int st = RD_OK;
   for (int k = 0; k < s->nel && st == RD_OK; k++) {
     rdElemEval ev;
+    if (!element_ties(m, s->el[k])) {
+      continue;
+    }
     st = rd_elemEval(m, s->el[k], d->s.q, d->s.v, d->s.vd, 0, &ev);
     for (int a = 0; a < ev.nnode && st == RD_OK; a++) {
       add_flexible(m, d->s.q, L, ev.node[a], ev.r + ev.off[a]);
