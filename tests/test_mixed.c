@@ -744,6 +744,19 @@ static int same_data(const rdModel* m, const rdData* a, const rdData* b) {
 }
 
 
+// a (0 at the start) advanced to t1, checkpointed to path and advanced to t2; 1 if a fresh data
+// read from the checkpoint and advanced to t2 equals it
+static int resumed_equal(const rdModel* m, rdData* a, const char* path, double t1, double t2) {
+  rdData* b = NULL;
+  int ok = a && advance(m, a, t1) == RD_OK && rd_writeCheckpoint(m, a, path) == RD_OK &&
+           advance(m, a, t2) == RD_OK;
+  ok = ok && rd_createData(m, &b) == RD_OK && rd_readCheckpoint(m, b, path) == RD_OK &&
+       advance(m, b, t2) == RD_OK && same_data(m, a, b);
+  rd_destroyData(&b);
+  return ok;
+}
+
+
 // a checkpoint of a mixed model resumes the run bit for bit (both couplings, both predictors)
 static void test_checkpoint(rdContext* ctx) {
   for (int kind = 0; kind < 2; kind++) {
@@ -752,14 +765,10 @@ static void test_checkpoint(rdContext* ctx) {
                        : force_model(ctx, 1, "nmb", 3, pred, 2e-3, 0.9, 0, 0.01);
       rdModel* m = model_compile(s);
       rdData* a = make_data(m);
-      rdData* b = NULL;
       const char* path = "test_mixed.ckpt";
-      int ok = a && advance(m, a, 0.1) == RD_OK && rd_writeCheckpoint(m, a, path) == RD_OK &&
-               advance(m, a, 0.2) == RD_OK;
-      ok = ok && rd_createData(m, &b) == RD_OK && rd_readCheckpoint(m, b, path) == RD_OK &&
-           advance(m, b, 0.2) == RD_OK;
-      CHECK_MSG(ok && same_data(m, a, b), "%s coupling, predictor %d: resumed run differs",
-                kind ? "joint" : "force", pred);
+      int ok = resumed_equal(m, a, path, 0.1, 0.2);
+      CHECK_MSG(ok, "%s coupling, predictor %d: resumed run differs", kind ? "joint" : "force",
+                pred);
       // the monolithic model of the same objects refuses the mixed model's checkpoint
       rdSpec* sm = kind ? joint_model(ctx, 0, "liemid_ea", 3, pred, 2e-3, 0.9, 0)
                         : force_model(ctx, 0, "nmb", 3, pred, 2e-3, 0.9, 0, 0.01);
@@ -779,7 +788,6 @@ static void test_checkpoint(rdContext* ctx) {
                 kind ? "joint" : "force");
       remove(path);
       rd_destroyData(&a);
-      rd_destroyData(&b);
       rd_destroyData(&c);
       rd_destroyModel(&m);
     }
@@ -798,13 +806,9 @@ static void test_checkpoint_mismatch(rdContext* ctx) {
     rdSpec* s = force_model(ctx, 1, methods[k], 2, RD_SUBSYSTEM_PREDICT_SUBSTEPS, 2e-3, 0.9, 0, -1);
     rdModel* m = model_compile(s);
     rdData* a = make_data(m);
-    rdData* b = NULL;
     const char* path = "test_mixed_mismatch.ckpt";
-    int ok = a && advance(m, a, 0.05) == RD_OK && rd_writeCheckpoint(m, a, path) == RD_OK &&
-             advance(m, a, 0.1) == RD_OK;
-    ok = ok && rd_createData(m, &b) == RD_OK && rd_readCheckpoint(m, b, path) == RD_OK &&
-         advance(m, b, 0.1) == RD_OK;
-    CHECK_MSG(ok && same_data(m, a, b), "%s: resumed run differs", methods[k]);
+    int ok = resumed_equal(m, a, path, 0.05, 0.1);
+    CHECK_MSG(ok, "%s: resumed run differs", methods[k]);
     if (k == 0) {
       // the version field after the 8-byte magic, 7 written and the file sealed again
       FILE* f = fopen(path, "rb");
@@ -836,7 +840,6 @@ static void test_checkpoint_mismatch(rdContext* ctx) {
     }
     remove(path);
     rd_destroyData(&a);
-    rd_destroyData(&b);
     rd_destroyModel(&m);
   }
 }
