@@ -544,11 +544,11 @@ static void test_momentum_methods(rdContext* ctx) {
   const char* methods[] = {"nmb",      "nms", "liemid_e1", "liemid_e2", "liemid_ea",
                            "liemid_i", "sw",  "hstagm",    "akw"};
   for (int k = 0; k < 9; k++) {
-    momentumDrift e = momentum_drift(ctx, 1, methods[k], 2e-3);
+    momentumDrift e = momentum_drift(ctx, 1, methods[k], 5e-3);
     CHECK_MSG(e.lin10 <= 1.5 * e.lin1, "%s: linear momentum drift grows: %.3e, %.3e (t <= 1, 10)",
               methods[k], e.lin1, e.lin10);
     printf(
-        "  free cantilever and body, %s x 4, H = 0.002: momentum drift over t = 0 .. 1 / 0 .. 10:"
+        "  free cantilever and body, %s x 4, H = 0.005: momentum drift over t = 0 .. 1 / 0 .. 10:"
         " linear %.2e / %.2e, angular %.2e / %.2e\n",
         methods[k], e.lin1, e.lin10, e.ang1, e.ang10);
   }
