@@ -116,15 +116,6 @@ static rdJointDef joint(int type, int n0, int n1) {
 }
 
 
-static int timefn(rdSpec* s, const char* name, const char* expr) {
-  rdTimeFnDef f = rd_defaultTimeFnDef();
-  f.name = name;
-  f.type = RD_TIMEFN_EXPRESSION;
-  f.expression = expr;
-  return rds_addTimeFn(s, &f);
-}
-
-
 // the nodes and bodies of base() (node a a point with a point mass when kind0 says so), the
 // centres of mass in the plane z = 0, joint j of joint(type, 0, n1), and for a joint between the
 // nodes a second one from a to the ground; the stabilized formulation
@@ -145,13 +136,9 @@ static rdSpec* joint_model(rdContext* ctx, int type, int n1, int kind0) {
     const char* ex[4] = {"0.1*sin(t)", "t*t", "0.3*t", "-0.2*cos(t)"};
     int slot[4] = {0, 2, 3, 5};
     for (int k = 0; k < 4; k++) {
-      rdTimeFnDef f = rd_defaultTimeFnDef();
       char name[8] = "f0";
       name[1] = (char)('0' + k);
-      f.name = name;
-      f.type = RD_TIMEFN_EXPRESSION;
-      f.expression = ex[k];
-      int id = rds_addTimeFn(s, &f);
+      int id = model_addExpression(s, name, ex[k]);
       if (type == RD_JOINT_PRESCRIBED) {
         j.motion_fn[slot[k]] = id;
       } else if (k == 0) {
@@ -431,16 +418,16 @@ static void test_joints(rdContext* ctx) {
     rdJointDef j = joint(cases[c].type, cases[c].n0, cases[c].n1);
     if (cases[c].type == RD_JOINT_REVOLUTE) {
       j.torque = 2.5;
-      j.torque_fn = timefn(s, "tq", "1 + t");
+      j.torque_fn = model_addExpression(s, "tq", "1 + t");
     }
     if (cases[c].type == RD_JOINT_PRESCRIBED) {
-      j.motion_fn[0] = timefn(s, "ux", "0.1*sin(t)");
-      j.motion_fn[2] = timefn(s, "uz", "t*t");
-      j.motion_fn[3] = timefn(s, "rx", "0.3*t");
-      j.motion_fn[5] = timefn(s, "rz", "-0.2*cos(t)");
+      j.motion_fn[0] = model_addExpression(s, "ux", "0.1*sin(t)");
+      j.motion_fn[2] = model_addExpression(s, "uz", "t*t");
+      j.motion_fn[3] = model_addExpression(s, "rx", "0.3*t");
+      j.motion_fn[5] = model_addExpression(s, "rz", "-0.2*cos(t)");
     }
     if (cases[c].type == RD_JOINT_ROTATION_CONTROL || strstr(cases[c].name, "angle")) {
-      j.angle_fn = timefn(s, "th", "0.5*t + 0.2");
+      j.angle_fn = model_addExpression(s, "th", "0.5*t + 0.2");
     }
     rds_addJoint(s, &j);
     check(s, cases[c].name);

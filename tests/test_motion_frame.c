@@ -48,13 +48,9 @@ static rdModel* held_body(rdContext* ctx, int callback) {
   const char* ex[4] = {"0.1*sin(3*t)", "t*t", "0.3*t", "-0.2*cos(t)"};
   int slot[4] = {0, 2, 3, 5};
   for (int k = 0; k < 4; k++) {
-    rdTimeFnDef f = rd_defaultTimeFnDef();
     char name[8] = "f0";
     name[1] = (char)('0' + k);
-    f.name = name;
-    f.type = RD_TIMEFN_EXPRESSION;
-    f.expression = ex[k];
-    j.motion_fn[slot[k]] = rds_addTimeFn(s, &f);
+    j.motion_fn[slot[k]] = model_addExpression(s, name, ex[k]);
   }
   rdTimeFnDef f = rd_defaultTimeFnDef();
   double ts[3] = {0, 0.5, 2}, ys[3] = {0, 0.1, -0.3};

@@ -25,6 +25,9 @@ int model_addClamp(rdSpec* s, int node);
 // the time function "ramp": f(t) = t, linear through (0, 0) and (1, 1); returns its index
 int model_addRamp(rdSpec* s);
 
+// the time function `name` given by a muparser expression of t; returns its index
+int model_addExpression(rdSpec* s, const char* name, const char* expression);
+
 // point node "p" at (x0, 0, 0) moving at (v0, 0, 0), point mass "pm" of 1 on it, and the spring
 // "k" of rest length 0 to the ground at the origin, tension k1 e + k3 e^3; returns the node
 int model_addSpringMass(rdSpec* s, double x0, double v0, double k1, double k3);

@@ -56,6 +56,15 @@ int model_addRamp(rdSpec* s) {
 }
 
 
+int model_addExpression(rdSpec* s, const char* name, const char* expression) {
+  rdTimeFnDef f = rd_defaultTimeFnDef();
+  f.name = name;
+  f.type = RD_TIMEFN_EXPRESSION;
+  f.expression = expression;
+  return rds_addTimeFn(s, &f);
+}
+
+
 int model_addSpringMass(rdSpec* s, double x0, double v0, double k1, double k3) {
   rdNodeDef n = rd_defaultNodeDef();
   n.name = "p";
