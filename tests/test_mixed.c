@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "src/sim/checkpoint.h"
+#include "tests/support/checkpoint_file.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -811,27 +811,8 @@ static void test_checkpoint_mismatch(rdContext* ctx) {
     CHECK_MSG(ok, "%s: resumed run differs", methods[k]);
     if (k == 0) {
       // the version field after the 8-byte magic, 7 written and the file sealed again
-      FILE* f = fopen(path, "rb");
-      long n = 0;
-      unsigned char* buf = NULL;
-      if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 16 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)n);
-        ok = buf && fread(buf, 1, (size_t)n, f) == (size_t)n;
-      }
-      if (f) {
-        fclose(f);
-      }
       uint32_t old = 7;
-      if (buf && ok) {
-        memcpy(buf + 8, &old, sizeof(old));
-        rd_checkpointSeal(buf, (size_t)n);
-        f = fopen(path, "wb");
-        ok = f && fwrite(buf, 1, (size_t)n, f) == (size_t)n;
-        if (f) {
-          fclose(f);
-        }
-      }
-      free(buf);
+      ok = ckpt_patchFile(path, 8, &old, sizeof(old), 1);
       rdData* c = NULL;
       int st = ok && rd_createData(m, &c) == RD_OK ? rd_readCheckpoint(m, c, path) : RD_OK;
       CHECK_MSG(ok && st == RD_ERR_IO && strstr(rd_lastError(ctx), "has version 7, expected 8"),

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "rodrigues/rodrigues.h"
-#include "src/sim/checkpoint.h"
+#include "tests/support/checkpoint_file.h"
 #include "tests/support/models.h"
 #include "tests/test_macros.h"
 
@@ -263,36 +263,6 @@ static void test_fingerprint(rdContext* ctx, const char* path) {
 }
 
 
-static long file_size(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    return -1;
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fclose(f);
-  return n;
-}
-
-
-// change 8 bytes at offset `at` of the file (and reseal its checksum if `seal`)
-static void patch(const char* path, long at, double value, int seal) {
-  long n = file_size(path);
-  unsigned char* buf = malloc((size_t)n);
-  FILE* f = fopen(path, "rb");
-  CHECK(f && fread(buf, 1, (size_t)n, f) == (size_t)n);
-  fclose(f);
-  memcpy(buf + at, &value, sizeof(value));
-  if (seal) {
-    rd_checkpointSeal(buf, (size_t)n);
-  }
-  f = fopen(path, "wb");
-  fwrite(buf, 1, (size_t)n, f);
-  fclose(f);
-  free(buf);
-}
-
-
 // finding 10: the checksum covers the header (a time of NaN or -5 written into it is refused),
 // and a header sealed with impossible values is refused too
 static void test_header(rdContext* ctx, const char* path) {
@@ -305,7 +275,7 @@ static void test_header(rdContext* ctx, const char* path) {
   double values[2] = {NAN, -5};
   for (int k = 0; k < 2; k++) {
     CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
-    patch(path, t_at, values[k], 0);
+    CHECK(ckpt_patchFile(path, t_at, &values[k], sizeof(double), 0));
     rdData* e = NULL;
     rd_createData(m, &e);
     CHECK(rd_readCheckpoint(m, e, path) == RD_ERR_IO);
@@ -315,13 +285,13 @@ static void test_header(rdContext* ctx, const char* path) {
   }
   // sealed again: the checksum passes, the value does not
   CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
-  patch(path, t_at, NAN, 1);
+  CHECK(ckpt_patchFile(path, t_at, &(double){NAN}, sizeof(double), 1));
   CHECK(rd_readCheckpoint(m, d, path) == RD_ERR_IO);
   CHECK(strstr(rd_lastError(ctx), "its time is not finite") != NULL);
   // and the time written back bit for bit is the data's
   CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);
   double t = rd_time(d);
-  patch(path, t_at, t, 1);
+  CHECK(ckpt_patchFile(path, t_at, &t, sizeof(t), 1));
   CHECK(rd_readCheckpoint(m, d, path) == RD_OK && rd_time(d) == t);
   rd_destroyData(&d);
   rd_destroyModel(&m);
