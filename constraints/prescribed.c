@@ -8,8 +8,10 @@
 #include "rodrigues/liegroup.h"
 #include "src/model/data_impl.h"
 
-// the moving ground frame at t into B (position, rotation exp(psi), rates from psi')
-static int ground_frame(const rdModel* m, const rdJoint* j, double t, const rdSide* A, rdSide* B) {
+// the moving ground frame at t (position, rotation exp(psi), rates from psi'), A's reference
+// position x0 its origin
+static int ground_frame(const rdModel* m, const rdJoint* j, double t, const rdSide* A,
+                        rdMotionFrame* B) {
   double f[6][3];
   for (int k = 0; k < 6; k++) {
     int st = rd_timeFnDerivs(m, j->def.motion_fn[k], t, f[k]);
@@ -45,29 +47,22 @@ int rd_jointPrescribed(const rdModel* m, const rdJoint* j, double t, const doubl
   rdSide A, B;
   rd_jointSides(m, j, q, v, ev, &A, &B);
   rd_sideGround(ev, &B);
-  if (frame && frame->t == t) {
-    // kept for this t: the same bits as computing it again
-    v3_copy(B.x, frame->x);
-    v3_copy(B.v, frame->v);
-    v3_copy(B.a, frame->a);
-    memcpy(B.R, frame->R, sizeof(B.R));
-    v3_copy(B.W, frame->W);
-    v3_copy(B.al, frame->al);
-  } else {
-    int st = ground_frame(m, j, t, &A, &B);
+  // the frame kept for t, or computed (and kept if the data keeps one): the same bits
+  rdMotionFrame own;
+  rdMotionFrame* fr = frame ? frame : &own;
+  if (!frame || frame->t != t) {
+    int st = ground_frame(m, j, t, &A, fr);
+    fr->t = st ? NAN : t;
     if (st) {
       return st;
     }
-    if (frame) {
-      frame->t = t;
-      v3_copy(frame->x, B.x);
-      v3_copy(frame->v, B.v);
-      v3_copy(frame->a, B.a);
-      memcpy(frame->R, B.R, sizeof(B.R));
-      v3_copy(frame->W, B.W);
-      v3_copy(frame->al, B.al);
-    }
   }
+  v3_copy(B.x, fr->x);
+  v3_copy(B.v, fr->v);
+  v3_copy(B.a, fr->a);
+  memcpy(B.R, fr->R, sizeof(B.R));
+  v3_copy(B.W, fr->W);
+  v3_copy(B.al, fr->al);
   rd_rowHold(ev, &A, &B, lam);
   return RD_OK;
 }
