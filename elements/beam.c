@@ -589,7 +589,8 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   }
   memset(r, 0, sizeof(double) * 6 * (size_t)n);
   memset(w->g, 0, sizeof(double) * 4 * (size_t)n);
-  double a[NA], rx[4 * RD_BEAM_MAX_NODES] = {0};
+  double a[NA], rx[4 * RD_BEAM_MAX_NODES];
+  memset(rx, 0, sizeof(double) * 4 * (size_t)n);
   // follower loads to turn into each point's reference frame (displacement field)
   int follow = 0;
   for (int i = 0; ld && b->field == RD_BEAM_FIELD_DISPLACEMENT && i < 3; i++) {
