@@ -24,6 +24,7 @@
 
 #include "elements/beam_pairs.h"
 #include "elements/beam_section.h"
+#include "elements/beam_section4.h"
 #include "rodrigues/liegroup.h"
 #include "src/core/hash.h"
 #include "src/math/blk.h"
@@ -64,6 +65,12 @@ struct rdBeam_ {
   double* vdphi;  // nv x n its derivative d/dxi there
   double* work;   // own workspace of rd_beamEval, made by its first call (rd_beamWorkSize
                   // doubles, layout in wk); NULL until then
+  // the residual-only kernel's copies, four quadrature points per block (nb blocks; a padded
+  // lane repeats the last point): sections, basis and derivative (n x 4 per block)
+  int nb;
+  rdSectionProp4* sec4;
+  double* phi4;
+  double* dphi4;
 };
 
 // doubles of nodal maps per node (wk.nod)
@@ -171,10 +178,6 @@ static void wm_to_quat(double q[4], const double c[3]) {
   }
 }
 
-// nodal values the section inputs interpolate, per node (q, qd, qdd, x, xd, xdd, 0, 0, 0)
-enum { NV = 24 };
-
-
 // the section inputs' sums at one point: sv = sum_k phi_k nv_k, sd = sum_k phi'_k nv_k (NV
 // values each, six rdV4, in the order of the nodes)
 RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
@@ -203,6 +206,41 @@ RD_CLONES static void interp_point(int n, const double* phi, const double* dphi,
 }
 
 
+// out[i0 + r] = sum_k b4_k nv_k[i0 + r] for cnt <= 12 rows (constants once inlined): the rows
+// in registers, one basis value of four points per node
+RD_HOT void sum_rows4(int n, const double* b4, const double (*nv)[NV], int i0, int cnt,
+                      double (*out)[4]) {
+  rdV4 s[12];
+#pragma GCC unroll 12
+  for (int r = 0; r < cnt; r++) {
+    s[r] = V4ZERO;
+  }
+  for (int k = 0; k < n; k++) {
+    rdV4 f = V4LD(b4 + 4 * k);
+#pragma GCC unroll 12
+    for (int r = 0; r < cnt; r++) {
+      s[r] += f * nv[k][i0 + r];
+    }
+  }
+#pragma GCC unroll 12
+  for (int r = 0; r < cnt; r++) {
+    V4ST(out[i0 + r], s[r]);
+  }
+}
+
+
+// the section inputs' sums at four points (lanes), the rows rd_beamSectionResidual4 reads:
+// sv[i] = sum_k phi4_k nv_k[i] (q, qd, qdd, x, xd, xdd), sd[i] = sum_k phi4'_k nv_k[i] (q, qd,
+// x, xd); each sum over the nodes in order as interp_point's, so the bits are the same
+RD_CLONES static void interp_points4(int n, const double* phi4, const double* dphi4,
+                                     const double (*nv)[NV], double (*sv)[4], double (*sd)[4]) {
+  sum_rows4(n, phi4, nv, NV_Q, 12, sv);
+  sum_rows4(n, phi4, nv, NV_X, 9, sv);
+  sum_rows4(n, dphi4, nv, NV_Q, 8, sd);
+  sum_rows4(n, dphi4, nv, NV_X, 6, sd);
+}
+
+
 // r_k += cp a_x + cd a_x' (rx: 4 per node, the 4th a scratch lane), g_k += cp a_p + cd a_p'
 // with cp = jw phi_k, cd = jw phi'_k: one point's densities onto the nodes. The products are
 // not fused into FMAs in the AVX2 clone, so both versions round as the scalar sums did.
@@ -222,6 +260,36 @@ RD_CLONES static void add_densities(int n, double jw, const double* phi, const d
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
+
+
+// the residual-only kernel's copies of the sections and the basis, four points per block
+static void pack_points4(rdBeam* b) {
+  int n = b->n;
+  for (int blk = 0; blk < b->nb; blk++) {
+    rdSectionProp4* s4 = b->sec4 + blk;
+    double* phi4 = b->phi4 + 4 * (size_t)n * blk;
+    double* dphi4 = b->dphi4 + 4 * (size_t)n * blk;
+    for (int l = 0; l < 4; l++) {
+      int g = 4 * blk + l < b->nq ? 4 * blk + l : b->nq - 1;
+      for (int i = 0; i < 36; i++) {
+        s4->K[i][l] = b->Ks[36 * g + i];
+        s4->D[i][l] = b->Ds[36 * g + i];
+        s4->M[i][l] = b->Ms[36 * g + i];
+      }
+      for (int i = 0; i < 3; i++) {
+        s4->G0[i][l] = b->G0[3 * g + i];
+        s4->k0[i][l] = b->k0[3 * g + i];
+      }
+      for (int i = 0; i < 4; i++) {
+        s4->et[i][l] = b->et ? b->et[4 * g + i] : 0;
+      }
+      for (int k = 0; k < n; k++) {
+        phi4[4 * k + l] = b->phi[g * n + k];
+        dphi4[4 * k + l] = b->dphi[g * n + k];
+      }
+    }
+  }
+}
 
 
 int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
@@ -282,8 +350,10 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   }
   // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
   int nv = nq >= 2 * (2 * n - 1) ? 2 * n - 1 : 0;
+  int nb = (nq + 3) / 4;
+  size_t nd4 = sizeof(rdSectionProp4) / sizeof(double) + 8 * (size_t)n;
   size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 5 * 36 + 9 + 4) + (size_t)n * 13 +
-              (size_t)nv * (3 * (size_t)nq + 2 * (size_t)n);
+              (size_t)nv * (3 * (size_t)nq + 2 * (size_t)n) + (size_t)nb * nd4;
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
   if (!b) {
     return RD_ERR_NOMEM;
@@ -311,7 +381,12 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   TAKE(b->vdphi, nv * n);
   TAKE(b->Kt, 36 * nq);
   TAKE(b->Dt, 36 * nq);
+  b->sec4 = (rdSectionProp4*)mem;
+  mem += (size_t)nb * (sizeof(rdSectionProp4) / sizeof(double));
+  TAKE(b->phi4, 4 * n * nb);
+  TAKE(b->dphi4, 4 * n * nb);
   b->nv = nv;
+  b->nb = nb;
 #undef TAKE
   if (!def->ext_twist) {
     b->et = NULL;
@@ -450,6 +525,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
       }
     }
   }
+  pack_points4(b);
   *out = b;
   return RD_OK;
 }
@@ -516,6 +592,55 @@ int rd_beamEval(rdBeam* b, const double* q, const double* v, const double* vd,
     }
   }
   return rd_beamEvalWork(b, b->work, q, v, vd, ld, r, M, C, K);
+}
+
+
+// the residual's quadrature points without the Jacobian, four at a time
+// (rd_beamSectionResidual4): positions and sectional forces into w, the densities onto the
+// nodes (rx, w->g) point by point in order. RD_ERR_NUMERIC as eval.
+static int residual_points4(const rdBeam* b, const wk* w, const double (*nv)[NV],
+                            const rdBeamLoads* ld, int follow, double* rx, int* bad, double* bn2) {
+  int n = b->n;
+  int interp = b->virt == RD_BEAM_VIRTUAL_INTERPOLATED;
+  for (int blk = 0; blk < b->nb; blk++) {
+    double sv[NV][4], sd[NV][4], a4[4][16], F4[4][8], fl[6][4];
+    interp_points4(n, b->phi4 + 4 * (size_t)n * blk, b->dphi4 + 4 * (size_t)n * blk, nv, sv, sd);
+    int g0 = 4 * blk, nl = b->nq - g0 < 4 ? b->nq - g0 : 4;
+    for (int l = 0; l < nl; l++) {
+      double p[4] = {sv[0][l], sv[1][l], sv[2][l], sv[3][l]};
+      double n2 = q4_dot(p, p);
+      if (!(n2 > 1e-6)) {
+        *bad = g0 + l;
+        *bn2 = n2;
+        return RD_ERR_NUMERIC;
+      }
+      for (int i = 0; i < 3; i++) {
+        w->xq[3 * (g0 + l) + i] = sv[NV_X + i][l];
+      }
+    }
+    if (follow) {
+      // follower loads: from the section frame to the reference frame of the field
+      for (int l = 0; l < 4; l++) {
+        const double* R0 = b->R0g + 9 * (g0 + (l < nl ? l : nl - 1));
+        double f[3], m[3];
+        m3_mulv(f, R0, ld->f_follow);
+        m3_mulv(m, R0, ld->m_follow);
+        for (int i = 0; i < 3; i++) {
+          fl[i][l] = f[i];
+          fl[3 + i][l] = m[i];
+        }
+      }
+    }
+    rd_beamSectionResidual4((const double(*)[4])sv, (const double(*)[4])sd, b->sec4 + blk,
+                            b->et != NULL, ld, follow ? (const double(*)[4])fl : NULL, interp, a4,
+                            F4);
+    for (int l = 0; l < nl; l++) {
+      int g = g0 + l;
+      memcpy(w->Fq + 6 * g, F4[l], 6 * sizeof(double));
+      add_densities(n, b->jw[g], b->phi + g * n, b->dphi + g * n, a4[l], rx, w->g);
+    }
+  }
+  return RD_OK;
 }
 
 
@@ -596,7 +721,13 @@ static int eval(const rdBeam* b, const wk* w, const int* node, const double* q, 
   for (int i = 0; ld && b->field == RD_BEAM_FIELD_DISPLACEMENT && i < 3; i++) {
     follow |= ld->f_follow[i] != 0 || ld->m_follow[i] != 0;
   }
-  for (int g = 0; g < b->nq; g++) {
+  if (!jac) {
+    int st = residual_points4(b, w, (const double(*)[NV])nv, ld, follow, rx, bad, bn2);
+    if (st != RD_OK) {
+      return st;
+    }
+  }
+  for (int g = 0; jac && g < b->nq; g++) {
     const double* phi = b->phi + g * n;
     const double* dphi = b->dphi + g * n;
     // the section inputs: sums of the nodal values with phi and phi'

@@ -1005,6 +1005,70 @@ static void test_sum(void) {
 }
 
 
+// the residual alone (four quadrature points at a time, elements/beam_section4.c) against the
+// residual of an evaluation with the Jacobian (point by point, elements/beam_section.c): the
+// same formulas, so they agree to round-off, as do the points' positions and sectional forces
+static void test_residual4(void) {
+  static const int orders[] = {2, 3, 5, 6, 15};
+  double worst = 0, fworst = 0;
+  int cases = 0;
+  for (int cs = 0; cs < 5 * 3 * 8 * 2; cs++) {
+    int o = cs % 5, quad = cs / 5 % 3, fv = cs / 15 % 8, many = cs / 120;
+    int field = fv % 2, virt = fv / 2 % 2, et = fv / 4;
+    g_nsta = many ? MANY_STATIONS : 3;
+    srand(301 + (unsigned)cs);
+    beamCase c;
+    make_case(&c, orders[o], (rdBeamQuad)quad, 1, (rdBeamField)field, (rdBeamVirtual)virt, et);
+    int n = orders[o], nd = 6 * n, nq = rd_beamQuadPoints(c.b);
+    double q[7 * 15], v[6 * 15], vd[6 * 15], r[6 * 15], r4[6 * 15],
+        *M = malloc(sizeof(double) * (size_t)nd * nd);
+    double x[3 * 300], F[6 * 300];
+    CHECK(nq <= 300);
+    random_state(&c, q, v, vd);
+    // loads: none, then every kind (follower loads turned point by point in the displacement
+    // field)
+    rdBeamLoads ld = {{0.3, -9.81, 1}, {1, 2, -1}, {0.5, 0, 0.2}, {-1, 0.5, 2}, {0.1, -0.3, 0.4}};
+    for (int withld = 0; withld < 2; withld++) {
+      const rdBeamLoads* l = withld ? &ld : NULL;
+      CHECK(rd_beamEval(c.b, q, v, vd, l, r, M, NULL, NULL) == RD_OK);
+      for (int g = 0; g < nq; g++) {
+        rd_beamQuadForces(c.b, g, x + 3 * g, F + 6 * g);
+      }
+      CHECK(rd_beamEval(c.b, q, v, vd, l, r4, NULL, NULL, NULL) == RD_OK);
+      double e = 0, big = 0;
+      for (int i = 0; i < nd; i++) {
+        e = fmax(e, fabs(r4[i] - r[i]));
+        big = fmax(big, fabs(r[i]));
+      }
+      worst = fmax(worst, e / big);
+      e = big = 0;
+      for (int g = 0; g < nq; g++) {
+        double xg[3], Fg[6];
+        rd_beamQuadForces(c.b, g, xg, Fg);
+        for (int i = 0; i < 3; i++) {
+          CHECK(xg[i] == x[3 * g + i]);
+        }
+        for (int i = 0; i < 6; i++) {
+          e = fmax(e, fabs(Fg[i] - F[6 * g + i]));
+          big = fmax(big, fabs(F[6 * g + i]));
+        }
+      }
+      fworst = fmax(fworst, e / big);
+      cases++;
+    }
+    rd_destroyBeam(&c.b);
+    free(M);
+  }
+  g_nsta = 3;
+  printf(
+      "residual alone vs with the Jacobian, %d cases: residual %.1e, sectional forces %.1e "
+      "(relative to the largest entry)\n",
+      cases, worst, fworst);
+  CHECK_MSG(worst < 1e-13, "four-point residual differs by %g", worst);
+  CHECK_MSG(fworst < 1e-13, "four-point sectional forces differ by %g", fworst);
+}
+
+
 // optional argument: a file for the roll-up and composite tables (Markdown)
 int main(int argc, char** argv) {
   TEST_INIT(argc, argv);
@@ -1020,6 +1084,7 @@ int main(int argc, char** argv) {
   TEST_CASE(test_extension_twist());
   TEST_CASE(test_tangents());
   TEST_CASE(test_sum());
+  TEST_CASE(test_residual4());
   TEST_CASE(test_rollup(table));
   TEST_CASE(test_composite(table));
   if (table) {
