@@ -71,6 +71,8 @@ struct rdBeam_ {
   rdSectionProp4* sec4;
   double* phi4;
   double* dphi4;
+  double* cphi;  // nq x n: jw phi, jw phi' (the weights of a point's densities at the nodes)
+  double* cdphi;
 };
 
 // doubles of nodal maps per node (wk.nod)
@@ -257,6 +259,24 @@ RD_CLONES static void add_densities(int n, double jw, const double* phi, const d
     V4ST(g + 4 * k, V4LD(g + 4 * k) + (cp * ap + cd * ap1));
   }
 }
+
+
+// add_densities for nl <= 4 points in order, their densities by point (a[l]: NA values and 2
+// unused) and jw phi_k, jw phi'_k given (cphi, cdphi: n per point); a node's sums stay in
+// registers across the points. The same operations in the same order, so the same bits.
+RD_CLONES static void add_densities4(int n, int nl, const double* cphi, const double* cdphi,
+                                     const double (*a)[16], double* rx, double* g) {
+  for (int k = 0; k < n; k++) {
+    rdV4 x = V4LD(rx + 4 * k), y = V4LD(g + 4 * k);
+    for (int l = 0; l < nl; l++) {
+      double cp = cphi[l * n + k], cd = cdphi[l * n + k];
+      x = x + (cp * V4LD(a[l] + AX) + cd * V4LD(a[l] + AX1));
+      y = y + (cp * V4LD(a[l] + AP) + cd * V4LD(a[l] + AP1));
+    }
+    V4ST(rx + 4 * k, x);
+    V4ST(g + 4 * k, y);
+  }
+}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
 #endif
@@ -287,6 +307,12 @@ static void pack_points4(rdBeam* b) {
         phi4[4 * k + l] = b->phi[g * n + k];
         dphi4[4 * k + l] = b->dphi[g * n + k];
       }
+    }
+  }
+  for (int g = 0; g < b->nq; g++) {
+    for (int k = 0; k < n; k++) {
+      b->cphi[g * n + k] = b->jw[g] * b->phi[g * n + k];
+      b->cdphi[g * n + k] = b->jw[g] * b->dphi[g * n + k];
     }
   }
 }
@@ -351,7 +377,7 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   // one allocation (rd_beamEval's workspace apart: models evaluate into their data's)
   int nv = nq >= 2 * (2 * n - 1) ? 2 * n - 1 : 0;
   int nb = (nq + 3) / 4;
-  size_t nd4 = sizeof(rdSectionProp4) / sizeof(double) + 8 * (size_t)n;
+  size_t nd4 = sizeof(rdSectionProp4) / sizeof(double) + 16 * (size_t)n;
   size_t nd = (size_t)nq * (2 * (size_t)n + 1 + 3 + 3 + 5 * 36 + 9 + 4) + (size_t)n * 13 +
               (size_t)nv * (3 * (size_t)nq + 2 * (size_t)n) + (size_t)nb * nd4;
   rdBeam* b = rd_alloc(ctx, sizeof(rdBeam) + nd * sizeof(double));
@@ -385,6 +411,8 @@ int rd_createBeam(rdContext* ctx, const rdBeamElemDef* def, rdBeam** out) {
   mem += (size_t)nb * (sizeof(rdSectionProp4) / sizeof(double));
   TAKE(b->phi4, 4 * n * nb);
   TAKE(b->dphi4, 4 * n * nb);
+  TAKE(b->cphi, 4 * n * nb);
+  TAKE(b->cdphi, 4 * n * nb);
   b->nv = nv;
   b->nb = nb;
 #undef TAKE
@@ -635,10 +663,10 @@ static int residual_points4(const rdBeam* b, const wk* w, const double (*nv)[NV]
                             b->et != NULL, ld, follow ? (const double(*)[4])fl : NULL, interp, a4,
                             F4);
     for (int l = 0; l < nl; l++) {
-      int g = g0 + l;
-      memcpy(w->Fq + 6 * g, F4[l], 6 * sizeof(double));
-      add_densities(n, b->jw[g], b->phi + g * n, b->dphi + g * n, a4[l], rx, w->g);
+      memcpy(w->Fq + 6 * (g0 + l), F4[l], 6 * sizeof(double));
     }
+    add_densities4(n, nl, b->cphi + (size_t)g0 * n, b->cdphi + (size_t)g0 * n,
+                   (const double(*)[16])a4, rx, w->g);
   }
   return RD_OK;
 }

@@ -26,6 +26,7 @@ RD_HOT void cross4(rdV4 y[3], const rdV4 a[3], const rdV4 b[3]) {
 
 // y = R x, y = R^T x for a 3x3 R of rows (row-major, 9 values)
 RD_HOT void mul4(rdV4 y[3], const rdV4 R[9], const rdV4 x[3]) {
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     y[i] = R[3 * i] * x[0] + R[3 * i + 1] * x[1] + R[3 * i + 2] * x[2];
   }
@@ -33,6 +34,7 @@ RD_HOT void mul4(rdV4 y[3], const rdV4 R[9], const rdV4 x[3]) {
 
 
 RD_HOT void tmul4(rdV4 y[3], const rdV4 R[9], const rdV4 x[3]) {
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     y[i] = R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2];
   }
@@ -41,6 +43,7 @@ RD_HOT void tmul4(rdV4 y[3], const rdV4 R[9], const rdV4 x[3]) {
 
 // y = R x for a broadcast x (a global vector)
 RD_HOT void tmul4b(rdV4 y[3], const rdV4 R[9], const double x[3]) {
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     y[i] = R[i] * x[0] + R[3 + i] * x[1] + R[6 + i] * x[2];
   }
@@ -109,19 +112,11 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
                                        const rdSectionProp4* sp, int et, const rdBeamLoads* ld,
                                        const double (*follow)[4], int interp, double (*a)[16],
                                        double (*F)[8]) {
+  // the inputs are loaded where they are first needed (fewer values live at once)
   rdV4 p[4], p1[4], pd[4], pd1[4], pdd[4], x1[3], xd[3], xdd[3], xd1[3];
+#pragma GCC unroll 4
   for (int i = 0; i < 4; i++) {
     p[i] = LD(sv[NV_Q + i]);
-    p1[i] = LD(sd[NV_Q + i]);
-    pd[i] = LD(sv[NV_QD + i]);
-    pd1[i] = LD(sd[NV_QD + i]);
-    pdd[i] = LD(sv[NV_QDD + i]);
-  }
-  for (int i = 0; i < 3; i++) {
-    x1[i] = LD(sd[NV_X + i]);
-    xd[i] = LD(sv[NV_XD + i]);
-    xdd[i] = LD(sv[NV_XDD + i]);
-    xd1[i] = LD(sd[NV_XD + i]);
   }
   // c = 2 / |p|^2 and R(p / |p|) (rdu_quatToMat)
   rdV4 n2 = p[0] * p[0] + p[1] * p[1] + p[2] * p[2] + p[3] * p[3];
@@ -140,32 +135,50 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
   // kd = Lam pd' + D_Lam(p') pd, ud = R^T xdd - w x u, Gd = R^T xd' + G x w, with
   // D_Lam(b) d = c [vec(conj(d) (x) b) - (p . d) Lam b] (vec(conj(pd) (x) pd) = 0)
   rdV4 kap[3], w[3], G[3], u[3], w1[3], w2[3], ud[3], wd[3], Gd[3], kd[3], t[3], y[3];
-  qvec4(kap, p, p1);
-  qvec4(w, p, pd);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
-    kap[i] = c * kap[i];
-    w[i] = c * w[i];
+    x1[i] = LD(sd[NV_X + i]);
+    xd[i] = LD(sv[NV_XD + i]);
+    xdd[i] = LD(sv[NV_XDD + i]);
+    xd1[i] = LD(sd[NV_XD + i]);
   }
   tmul4(G, R, x1);
   tmul4(u, R, xd);
   tmul4(w1, R, xdd);
   tmul4(w2, R, xd1);
+#pragma GCC unroll 4
+  for (int i = 0; i < 4; i++) {
+    p1[i] = LD(sd[NV_Q + i]);
+    pd[i] = LD(sv[NV_QD + i]);
+    pd1[i] = LD(sd[NV_QD + i]);
+    pdd[i] = LD(sv[NV_QDD + i]);
+  }
+  qvec4(kap, p, p1);
+  qvec4(w, p, pd);
+#pragma GCC unroll 3
+  for (int i = 0; i < 3; i++) {
+    kap[i] = c * kap[i];
+    w[i] = c * w[i];
+  }
   cross4(t, w, u);
   rdV4 ppd = p[0] * pd[0] + p[1] * pd[1] + p[2] * pd[2] + p[3] * pd[3];
   qvec4(wd, p, pdd);
   qvec4(kd, p, pd1);
   qvec4(y, pd, p1);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     ud[i] = w1[i] - t[i];
     wd[i] = c * wd[i] + c * (-(ppd * w[i]));
     kd[i] = c * kd[i] + c * (y[i] - ppd * kap[i]);
   }
   cross4(t, G, w);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     Gd[i] = w2[i] + t[i];
   }
   // sectional forces F = K e + D ed (+ the extension-twist term)
   rdV4 e[6], ed[6], f[6], fd[6];
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     e[i] = G[i] - LD(sp->G0[i]);
     e[3 + i] = kap[i] - LD(sp->k0[i]);
@@ -174,6 +187,7 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
   }
   m6_mul4(f, sp->K, e);
   m6_mul4(fd, sp->D, ed);
+#pragma GCC unroll 6
   for (int i = 0; i < 6; i++) {
     f[i] += fd[i];
   }
@@ -194,6 +208,7 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
   const rdV4* Mm = f + 3;
   // inertia: P = Ms [u; w], Pd = Ms [ud; wd]; ht = Pd_t + w x P_t, mi = Pd_r + w x P_r + u x P_t
   rdV4 V[6], A[6], P[6], Pd[6], ht[3], mi[3];
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     V[i] = u[i];
     V[3 + i] = w[i];
@@ -203,17 +218,20 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
   m6_mul4(P, sp->M, V);
   m6_mul4(Pd, sp->M, A);
   cross4(t, w, P);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     ht[i] = Pd[i] + t[i];
   }
   cross4(t, w, P + 3);
   cross4(y, u, P);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     mi[i] = Pd[3 + i] + t[i] + y[i];
   }
   // applied: gravity (m g, m eta x R^T g), dead and follower loads; c1 = N x G + mi - me
   rdV4 c1[3];
   cross4(c1, N, G);
+#pragma GCC unroll 3
   for (int i = 0; i < 3; i++) {
     c1[i] += mi[i];
   }
@@ -226,6 +244,7 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
     tmul4b(rg, R, ld->gravity);
     tmul4b(rmd, R, ld->m_dead);
     cross4(t, meta, rg);
+#pragma GCC unroll 3
     for (int i = 0; i < 3; i++) {
       rdV4 ff = follow ? LD(follow[i]) : V4B(ld->f_follow[i]);
       rdV4 mf = follow ? LD(follow[3 + i]) : V4B(ld->m_follow[i]);
@@ -238,6 +257,7 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
   mul4(ax, R, ht);
   mul4(ax1, R, N);
   if (ld) {
+#pragma GCC unroll 3
     for (int i = 0; i < 3; i++) {
       ax[i] -= LD(sp->M[0]) * ld->gravity[i] + ld->f_dead[i];
     }
@@ -254,6 +274,7 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
     ltv4(lm, p, Mm);
     lrtv4(dm, p1, Mm);
     rdV4 km = kap[0] * Mm[0] + kap[1] * Mm[1] + kap[2] * Mm[2];
+#pragma GCC unroll 4
     for (int k = 0; k < 4; k++) {
       ap[k] = c * lc[k] + c * (dm[k] - km * p[k]);
       ap1[k] = c * lm[k];
