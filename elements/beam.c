@@ -264,10 +264,11 @@ RD_CLONES static void add_densities(int n, double jw, const double* phi, const d
 // add_densities for nl <= 4 points in order, their densities by point (a[l]: NA values and 2
 // unused) and jw phi_k, jw phi'_k given (cphi, cdphi: n per point); a node's sums stay in
 // registers across the points. The same operations in the same order, so the same bits.
-RD_CLONES static void add_densities4(int n, int nl, const double* cphi, const double* cdphi,
-                                     const double (*a)[16], double* rx, double* g) {
+RD_HOT void add_points(int n, int nl, const double* cphi, const double* cdphi,
+                       const double (*a)[16], double* rx, double* g) {
   for (int k = 0; k < n; k++) {
     rdV4 x = V4LD(rx + 4 * k), y = V4LD(g + 4 * k);
+#pragma GCC unroll 4
     for (int l = 0; l < nl; l++) {
       double cp = cphi[l * n + k], cd = cdphi[l * n + k];
       x = x + (cp * V4LD(a[l] + AX) + cd * V4LD(a[l] + AX1));
@@ -275,6 +276,16 @@ RD_CLONES static void add_densities4(int n, int nl, const double* cphi, const do
     }
     V4ST(rx + 4 * k, x);
     V4ST(g + 4 * k, y);
+  }
+}
+
+
+RD_CLONES static void add_densities4(int n, int nl, const double* cphi, const double* cdphi,
+                                     const double (*a)[16], double* rx, double* g) {
+  if (nl == 4) {
+    add_points(n, 4, cphi, cdphi, a, rx, g);
+  } else {
+    add_points(n, nl, cphi, cdphi, a, rx, g);
   }
 }
 #if defined(__GNUC__) && !defined(__clang__)
