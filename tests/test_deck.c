@@ -188,6 +188,20 @@ static void test_overrides(rdContext* ctx) {
   s = read_ok(ctx, "tests/decks/good/minimal.yaml", add, 1);
   CHECK_MSG(s && s->opt.max_iter == 7, "--set creates a section");
   rd_destroySpec(&s);
+  // an override replacing what an earlier one set (the earlier nodes are freed), then one
+  // whose location is looked up among the overrides': read, the later value in place (it read
+  // freed nodes and crashed)
+  const char* again[] = {"subsystems.0.method=nmb",
+                         "subsystems=[]",
+                         "solver.rtol=1e-10",
+                         "joints.pivot.point=[1, 0, 0]",
+                         "joints.pivot={name: pivot, type: "
+                         "spherical, nodes: [top, beam_4], point: [1, 0, 0]}",
+                         "output.every=3"};
+  s = read_ok(ctx, "input/mixed/top_on_beam.yaml", again, 6);
+  CHECK_MSG(s && s->subsystems.count == 0 && s->opt.output_every == 3,
+            "--set over an earlier override");
+  rd_destroySpec(&s);
 }
 
 

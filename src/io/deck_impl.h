@@ -54,6 +54,8 @@ void rd_deckUnload(rdDeck* dk, struct fy_diag* diag);
 
 // write where `at` is: "FILE:LINE:COL", "--set KEY=VALUE" or "FILE" if it has no position
 void rd_deckWhere(const rdDeck* dk, struct fy_node* at, char* buf, size_t size);
+// forget the nodes earlier overrides put inside `old`, which a later one replaces (frees)
+void rd_deckForget(rdDeck* dk, struct fy_node* old);
 
 // raise RD_ERR_DECK with "WHERE: message"; returns RD_ERR_DECK
 int rd_deckError(rdDeck* dk, struct fy_node* at, const char* fmt, ...)

@@ -99,6 +99,10 @@ static int step_mapping(setOp* op, struct fy_node** cur, const char* seg, int la
   }
   struct fy_node* k = p ? NULL : fy_node_create_scalar_copy(fyd, seg, FY_NT);
   int fail = !v || (!p && !k);
+  if (!fail && p) {
+    // the old value is freed with what earlier overrides put in it
+    rd_deckForget(op->dk, fy_node_pair_value(p));
+  }
   if (!fail) {
     fail = p ? fy_node_pair_set_value(p, v) : fy_node_mapping_append(*cur, k, v);
   }
@@ -182,6 +186,7 @@ static int step_sequence(setOp* op, struct fy_node** cur, const char* seg, const
     fy_node_free(v);
     return set_error(op, "cannot change the document");
   }
+  rd_deckForget(op->dk, item);
   fy_node_free(fy_node_sequence_remove(*cur, item));
   record(op, NULL, v);
   *cur = v;

@@ -38,6 +38,19 @@ static int subtree_has(struct fy_node* root, struct fy_node* x) {
 }
 
 
+void rd_deckForget(rdDeck* dk, struct fy_node* old) {
+  int n = 0;
+  for (int i = 0; i < dk->nset; i++) {
+    if (!subtree_has(old, dk->set_node[i])) {
+      dk->set_node[n] = dk->set_node[i];
+      dk->set_text[n] = dk->set_text[i];
+      n++;
+    }
+  }
+  dk->nset = n;
+}
+
+
 // index of the override a node comes from, -1 if it comes from the file
 static int override_of(const rdDeck* dk, struct fy_node* fyn) {
   for (int i = dk->nset - 1; i >= 0; i--) {
