@@ -47,6 +47,15 @@ typedef struct mxPivot_ {
   double pa[3];   // the pivot acceleration of the last load evaluation (m (g - pa) acted)
   double M[9];    // M_eff: the body's mass seen at the pivot (global, row-major)
   double f[3];    // f0: the force it exerts on the pivot at zero pivot acceleration (global)
+  // a revolute joint (docs/mixed.md, "A body on a revolute joint"): the body turns about the
+  // axis a fixed in both frames, R_B = R_F Q, Q = Q_0 exp(theta a); its memory keeps Q (qh),
+  // theta' and theta'' (w[0], w[1])
+  int rev;
+  int joint;      // the joint (its axis torque acts on the body, sgn times)
+  double sgn;     // +1 if the body is the joint's node 1, -1 if node 0
+  double a[3];    // the axis in the body frame (unit)
+  double M6[36];  // M_eff of the anchor's translation (global) and rotation (node frame), 6x6
+  double f6[6];   // f0: force (global) and moment (node frame) on the anchor at zero acceleration
 } mxPivot;
 
 // the coupling loads on a free body at one load evaluation (global): force, torque about the
@@ -84,6 +93,7 @@ typedef struct mxSub_ {
   unsigned char* skip;  // nnode: 1 for the nodes outside the subsystem (its loads' mask)
   rgMem* save;          // nb: the memory at t_n
   int* piv;             // nb: index into mxWork.piv of each body, -1 if not on a moving pivot
+  int rev;              // its bodies are on revolute joints (all of them: rd_compile)
   // the momentum of the coupling (docs/mixed.md, "Momentum"): a subsystem of free bodies tied to
   // the flexible part by springs, bushings or user elements carries the step's impulse mismatch
   // of those loads into the next flexible step, as a constant load on the node `anode`
@@ -433,6 +443,16 @@ static void build_sub(const rdModel* m, rdData* d, mxWork* w, int k, rgMem* mem)
       p->sub = k;
       p->body = i;
       p->anchor = b->anchor[i];
+      const rdJointDef* jd = &m->joint[b->pivot[i]].def;
+      if (jd->type == RD_JOINT_REVOLUTE) {
+        // the axis (global, reference configuration) in the body frame
+        p->rev = 1;
+        p->joint = b->pivot[i];
+        p->sgn = jd->node[1] == b->node[i] ? 1 : -1;
+        rdu_quatRotateInv(p->a, m->node_q0 + 7 * b->node[i] + 3, jd->axis);
+        v3_scale(p->a, p->a, 1 / v3_norm(p->a));
+        s->rev = 1;
+      }
       s->piv[i] = w->npiv++;
       add_interface(m, s, b->anchor[i]);
     }
@@ -785,8 +805,17 @@ static void condense(const rdData* d, const mxWork* w, mxPivot* p, const double 
 }
 
 
-// condense pivot p from the memory of its subsystem's method (the end of a step or the start)
-static void condense_memory(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p) {
+static int condense_revolute(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p,
+                             double t);
+
+
+// condense pivot p from the memory of its subsystem's method (the end of a step, at time t, or
+// the start)
+static int condense_memory(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p,
+                           double t) {
+  if (p->rev) {
+    return condense_revolute(m, d, w, p, t);
+  }
   const rgMem* mem = &w->sub[p->sub].v->mem[p->body];
   int meth = m->sub[p->sub].method;
   // the methods keep the torque current in the body frame or in the spatial one (rigid.h)
@@ -799,6 +828,229 @@ static void condense_memory(const rdModel* m, const rdData* d, const mxWork* w, 
     q4_rotateInv(T, d->s.q + 7 * w->sub[p->sub].v->body[p->body].node + 3, mem->tau);
   }
   condense(d, w, p, T, mem->f);
+  return RD_OK;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// bodies on revolute joints (docs/mixed.md, "A body on a revolute joint"): R_B = R_F Q with
+// Q = Q_0 exp(theta a), W_B = Q^T W_F + theta' a, W_B' = Q^T W_F' - theta' a x Q^T W_F +
+// theta'' a. The axial balance of the body about the pivot gives
+//   j theta'' = a . T - a . (w x J w) - (J a) . Q^T W_F',  w = Q^T W_F,  j = a . J a
+// (T the body-frame torque of its loads about the pivot, the weight m (g - p'') among them, and
+// of the joint's axis torque; the terms in theta' cancel), and the methods that may take it
+// (rd_compile) all advance theta by velocity Verlet
+
+// the axis torque of the revolute joint of pivot p on its body at time t
+static int motor_torque(const rdModel* m, const mxPivot* p, double t, double* tau) {
+  const rdJointDef* jd = &m->joint[p->joint].def;
+  double s = 0;
+  int st = jd->torque != 0 ? rd_timeFnEval(m, jd->torque_fn, t, &s) : RD_OK;
+  *tau = p->sgn * s * jd->torque;
+  return st;
+}
+
+
+// the anchor's attitude, angular velocity and acceleration (node frame) at tau = t - t_n as the
+// pass moves it; its own state at the start and with end = 1
+static void anchor_rotation(const rdModel* m, const rdData* d, mxWork* w, int a, double tau,
+                            int end, double R[4], double W[3], double A[3]) {
+  const double *q = d->s.q + 7 * a, *v = d->s.v + 6 * a, *vd = d->s.vd + 6 * a;
+  if (w->pass != MX_START && !end) {
+    flexible_node(m, d, w, a, tau);
+    q = w->qx + 7 * a, v = w->vx + 6 * a, vd = w->vdx + 6 * a;
+  }
+  memcpy(R, q + 3, 4 * sizeof(double));
+  v3_copy(W, v + 3);
+  v3_copy(A, vd + 3);
+}
+
+
+// theta'' of the body of pivot p at time t (Q, the anchor's W_F and W_F', T as above)
+static int revolute_accel(const rdModel* m, const mxPivot* p, const rgBody* b, double t,
+                          const double Q[4], const double WF[3], const double AF[3],
+                          const double T[3], double* acc) {
+  double tm, om[3], Jom[3], g[3], u[3], qa[3];
+  int st = motor_torque(m, p, t, &tm);
+  q4_rotateInv(om, Q, WF);
+  m3_mulv(Jom, b->J, om);
+  v3_cross(g, om, Jom);
+  m3_mulv(u, b->J, p->a);
+  q4_rotateInv(qa, Q, AF);
+  *acc = (v3_dot(p->a, T) + tm - v3_dot(p->a, g) - v3_dot(u, qa)) / v3_dot(p->a, u);
+  return st;
+}
+
+
+// the body's node state (attitude R_F Q, W_B, W_B') from its memory and the anchor's rotation
+static void revolute_write(rdData* d, const mxPivot* p, const rgBody* b, const rgMem* mem,
+                           const double RF[4], const double WF[3], const double AF[3], int place) {
+  double om[3], qa[3], aw[3], r[4];
+  double* W = d->s.v + 6 * b->node + 3;
+  double* A = d->s.vd + 6 * b->node + 3;
+  q4_rotateInv(om, mem->qh, WF);
+  q4_rotateInv(qa, mem->qh, AF);
+  v3_cross(aw, p->a, om);
+  for (int k = 0; k < 3; k++) {
+    W[k] = om[k] + mem->w[0] * p->a[k];
+    A[k] = qa[k] - mem->w[0] * aw[k] + mem->w[1] * p->a[k];
+  }
+  if (place) {
+    q4_mul(r, RF, mem->qh);
+    rdu_quatNormalize(d->s.q + 7 * b->node + 3, r);
+  }
+}
+
+
+// the bodies of revolute subsystem s at the state's time: Q and theta' from the state (init =
+// 1, at the start: the velocity's component across the axis is dropped) or kept, their loads and
+// theta'' (the memory), their node states
+static int revolute_start(const rdModel* m, rdData* d, mxSub* s, int init) {
+  mxWork* w = s->w;
+  rgView* v = s->v;
+  double RF[4], WF[3], AF[3], c[4], om[3];
+  for (int i = 0; init && i < v->nb; i++) {
+    const mxPivot* p = &w->piv[s->piv[i]];
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    anchor_rotation(m, d, w, p->anchor, 0, 0, RF, WF, AF);
+    memset(mem, 0, sizeof(*mem));
+    rdu_quatConj(c, RF);
+    q4_mul(mem->qh, c, d->s.q + 7 * b->node + 3);
+    rdu_quatNormalize(mem->qh, mem->qh);
+    q4_rotateInv(om, mem->qh, WF);
+    double Wr[3];
+    v3_sub(Wr, d->s.v + 6 * b->node + 3, om);
+    mem->w[0] = v3_dot(p->a, Wr);
+  }
+  rg_trialBegin(m, d, v);
+  int st = rg_loadsBody(m, d, v, d->s.t, v->q, 1);
+  for (int i = 0; st == RD_OK && i < v->nb; i++) {
+    const mxPivot* p = &w->piv[s->piv[i]];
+    const rgBody* b = &v->body[i];
+    rgMem* mem = &v->mem[i];
+    anchor_rotation(m, d, w, p->anchor, 0, 0, RF, WF, AF);
+    st = revolute_accel(m, p, b, d->s.t, mem->qh, WF, AF, mem->T, &mem->w[1]);
+    revolute_write(d, p, b, mem, RF, WF, AF, 0);
+  }
+  return st;
+}
+
+
+// one sub-step h of revolute subsystem s from d->s.t to tau1 = t - t_n (end: the end of the
+// corrector pass), velocity Verlet on theta:
+//   theta'_1/2 = theta' + h/2 theta'',  Q_1 = Q exp(h theta'_1/2 a),  R_B = R_F(tau1) Q_1,
+//   theta''_1 from the loads there,  theta'_1 = theta'_1/2 + h/2 theta''_1
+static int revolute_step(const rdModel* m, rdData* d, mxSub* s, double h, double tau1, int end) {
+  mxWork* w = s->w;
+  rgView* v = s->v;
+  double t1 = w->tn + tau1;
+  rg_trialBegin(m, d, v);
+  for (int i = 0; i < v->nb; i++) {
+    const mxPivot* p = &w->piv[s->piv[i]];
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
+    const rgMem* mem = &v->mem[i];
+    double psi[3], dq[4], r[4];
+    sc->b[0] = mem->w[0] + 0.5 * h * mem->w[1];
+    v3_scale(psi, p->a, h * sc->b[0]);
+    rdu_rotvecToQuat(dq, psi);
+    q4_mul(r, mem->qh, dq);
+    rdu_quatNormalize(sc->q0, r);
+    anchor_rotation(m, d, w, p->anchor, tau1, end, sc->q, sc->W, sc->A);
+    q4_mul(r, sc->q, sc->q0);
+    rdu_quatNormalize(v->q + 7 * b->node + 3, r);
+  }
+  int st = rg_loadsBody(m, d, v, t1, v->q, 0);
+  for (int i = 0; st == RD_OK && i < v->nb; i++) {
+    const mxPivot* p = &w->piv[s->piv[i]];
+    const rgBody* b = &v->body[i];
+    rgScratch* sc = &v->sc[i];
+    rgMem* mem = &v->mem[i];
+    double acc;
+    st = revolute_accel(m, p, b, t1, sc->q0, sc->W, sc->A, sc->T, &acc);
+    memcpy(mem->qh, sc->q0, sizeof(mem->qh));
+    mem->w[0] = sc->b[0] + 0.5 * h * acc;
+    mem->w[1] = acc;
+    v3_copy(mem->T, sc->T);
+    v3_copy(mem->f, sc->f);
+    revolute_write(d, p, b, mem, sc->q, sc->W, sc->A, 1);
+  }
+  return st;
+}
+
+
+// M_eff and f0 of revolute pivot p at time t from its body's state in d and memory: with the
+// body's velocity V = (p', W_B) = G z' + (0, a) theta', z' = (p', W_F), G = diag(I, Q^T), its
+// mass matrix about the pivot M_B = [m I, -m R [c]; m [c] R^T, J_p], b = G^T M_B (0, a) =
+// (m R (a x c), Q J_p a), j = a . J_p a and rho the loads less the velocity terms,
+//   rho = (F - m R (W x (W x c)) + m R (c x k),  T - W x J_p W - J_p k),  k = -theta' a x W,
+// the condensed body is   f0 = G^T rho - b (a . rho_r) / j,   M_eff = G^T M_B G - b b^T / j
+// (the force and moment of the body on the anchor are f0 - M_eff z''; the joint's axis torque
+// on the body is in T, its reaction on the anchor is the joint's own, assembled as usual)
+static int condense_revolute(const rdModel* m, const rdData* d, const mxWork* w, mxPivot* p,
+                             double t) {
+  const rgBody* b = &w->sub[p->sub].v->body[p->body];
+  const rgMem* mem = &w->sub[p->sub].v->mem[p->body];
+  const double* q = d->s.q + 7 * b->node + 3;
+  const double* W = d->s.v + 6 * b->node + 3;
+  const double* Q = mem->qh;
+  double mass = b->mass, tm, pab[3], cp[3], T[3], F[3];
+  int st = motor_torque(m, p, t, &tm);
+  // the loads without the pivot's motion: T += m c x (R^T pa), F += m pa; the axis torque
+  q4_rotateInv(pab, q, p->pa);
+  v3_cross(cp, b->c, pab);
+  v3_copy(T, mem->T);
+  v3_axpy(T, mass, cp);
+  v3_axpy(T, tm, p->a);
+  v3_copy(F, mem->f);
+  v3_axpy(F, mass, p->pa);
+  double k[3], wc[3], wwc[3], ck[3], loc[3], glob[3], JW[3], gy[3], Jk[3], rt[6];
+  v3_cross(k, p->a, W);
+  v3_scale(k, k, -mem->w[0]);
+  v3_cross(wc, W, b->c);
+  v3_cross(wwc, W, wc);
+  v3_cross(ck, b->c, k);
+  v3_sub(loc, ck, wwc);
+  q4_rotate(glob, q, loc);
+  v3_copy(rt, F);
+  v3_axpy(rt, mass, glob);
+  m3_mulv(JW, b->J, W);
+  v3_cross(gy, W, JW);
+  m3_mulv(Jk, b->J, k);
+  v3_sub(rt + 3, T, gy);
+  v3_sub(rt + 3, rt + 3, Jk);
+  double e[3], u[3], be[6], ub[3];
+  v3_cross(e, p->a, b->c);
+  v3_scale(e, e, mass);
+  q4_rotate(be, q, e);
+  m3_mulv(u, b->J, p->a);
+  q4_rotate(be + 3, Q, u);
+  double j = v3_dot(p->a, u), lam = v3_dot(p->a, rt + 3) / j;
+  for (int i = 0; i < 3; i++) {
+    ub[i] = rt[3 + i] - lam * u[i];
+    p->f6[i] = rt[i] - lam * be[i];
+  }
+  q4_rotate(p->f6 + 3, Q, ub);
+  // G^T M_B G: [m I, -m R [c] Q^T; m Q [c] R^T, Q J_p Q^T]
+  double R[9], RQ[9], S[9], RS[9], RSQ[9], QJ[9], QJQ[9];
+  rdu_quatToMat(R, q);
+  rdu_quatToMat(RQ, Q);
+  m3_skew(S, b->c);
+  m3_mul(RS, R, S);
+  m3_mult(RSQ, RS, RQ);
+  m3_mul(QJ, RQ, b->J);
+  m3_mult(QJQ, QJ, RQ);
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      double* M = p->M6;
+      M[6 * r + c] = (r == c ? mass : 0) - be[r] * be[c] / j;
+      M[6 * r + 3 + c] = -mass * RSQ[3 * r + c] - be[r] * be[3 + c] / j;
+      M[6 * (3 + c) + r] = M[6 * r + 3 + c];
+      M[6 * (3 + r) + 3 + c] = QJQ[3 * r + c] - be[3 + r] * be[3 + c] / j;
+    }
+  }
+  return st;
 }
 
 
@@ -843,6 +1095,23 @@ static int mx_apply(const rdModel* m, rdData* d, void* user, double cM, const do
     const mxPivot* p = &w->piv[k];
     int a = p->anchor;
     double* ra = r + m->node_dof[a];
+    if (p->rev) {
+      // the anchor's translation and rotation: M_eff (p'', W_F') - f0
+      for (int i = 0; i < 6; i++) {
+        double Ma = 0;
+        for (int c = 0; c < 6; c++) {
+          Ma += p->M6[6 * i + c] * vd[6 * a + c];
+        }
+        ra[i] += Ma - p->f6[i];
+      }
+      const int* pos = Ax ? rd_patternBlock(m->pattern, a, a) : NULL;
+      for (int col = 0; pos && col < 6; col++) {
+        for (int i = 0; i < 6; i++) {
+          Ax[pos[col] + i] += cM * p->M6[6 * i + col];
+        }
+      }
+      continue;
+    }
     double Ma[3];
     m3_mulv(Ma, p->M, vd + 6 * a);
     for (int i = 0; i < 3; i++) {
@@ -1063,9 +1332,11 @@ static int run_pass(const rdModel* m, rdData* d, mxSub* s) {
     for (int i = 0; impulse && i < s->v->nb; i++) {
       memcpy(s->bl[i].q0, d->s.q + 7 * s->v->body[i].node + 3, sizeof(s->bl[i].q0));
     }
-    st = s->step(m, d, s->v, t1 - t0);
+    double tau = j + 1 == n ? w->H : t1 - w->tn;
+    st = s->rev ? revolute_step(m, d, s, t1 - t0, tau, w->pass == MX_CORRECT && j + 1 == n)
+                : s->step(m, d, s->v, t1 - t0);
     if (st == RD_OK && w->npiv > 0) {
-      place_pivoted(m, d, s, j + 1 == n ? w->H : t1 - w->tn);
+      place_pivoted(m, d, s, tau);
     }
     for (int i = 0; st == RD_OK && impulse && i < s->v->nb; i++) {
       substep_impulse(d, s, method, i, t1 - t0);
@@ -1152,11 +1423,15 @@ static int predict(const rdModel* m, rdData* d, double H, int all) {
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
     mxSub* s = &w->sub[k];
     memcpy(s->save, s->v->mem, (size_t)s->v->nb * sizeof(rgMem));
-    if (s->predictor == RD_SUBSYSTEM_PREDICT_SUBSTEPS && (s->coupled || all)) {
+    if ((s->predictor == RD_SUBSYSTEM_PREDICT_SUBSTEPS || s->rev) && (s->coupled || all)) {
+      // (the Taylor predictor of a revolute subsystem: one sub-step of size H)
+      int sub = s->substeps;
+      s->substeps = s->predictor == RD_SUBSYSTEM_PREDICT_SUBSTEPS ? sub : 1;
       st = run_pass(m, d, s);
+      s->substeps = sub;
       for (int i = 0; st == RD_OK && i < s->v->nb; i++) {
         if (s->piv[i] >= 0) {
-          condense_memory(m, d, w, &w->piv[s->piv[i]]);
+          st = condense_memory(m, d, w, &w->piv[s->piv[i]], w->tn + H);
         }
       }
     } else if (s->coupled || all) {
@@ -1194,7 +1469,7 @@ static int correct(const rdModel* m, rdData* d, double H) {
       // the loads at t_n with this step's flexible velocities (the method's start memory)
       int last = d->stats.last_newton_iterations;
       w->reload = 1;
-      st = rg_reloadView(m, d, s->v, m->sub[k].method);
+      st = s->rev ? revolute_start(m, d, s, 0) : rg_reloadView(m, d, s->v, m->sub[k].method);
       w->reload = 0;
       d->stats.last_newton_iterations = last;
     }
@@ -1242,9 +1517,10 @@ static int mx_initialize(const rdModel* m, rdData* d) {
   for (int k = 0; k < w->npiv; k++) {
     memset(w->piv[k].pa, 0, sizeof(w->piv[k].pa));
   }
-  // the pivots' accelerations are not known yet: zero in the state for the first start
+  // the pivots' accelerations are not known yet: zero in the state for the first start (and the
+  // anchor's angular acceleration for a revolute joint)
   for (int k = 0; k < w->npiv; k++) {
-    memset(d->s.vd + 6 * w->piv[k].anchor, 0, 3 * sizeof(double));
+    memset(d->s.vd + 6 * w->piv[k].anchor, 0, (w->piv[k].rev ? 6 : 3) * sizeof(double));
   }
   // no mismatch yet; the coupling loads at the start come with the subsystems' own
   for (int k = 0; k < w->nsub; k++) {
@@ -1253,17 +1529,21 @@ static int mx_initialize(const rdModel* m, rdData* d) {
     memset(s->start, 0, (size_t)s->v->nb * sizeof(mxLoad));
   }
   for (int k = 0; k < w->nsub && st == RD_OK; k++) {
-    st = rg_initializeView(m, d, w->sub[k].v);
+    mxSub* s = &w->sub[k];
+    st = s->rev ? revolute_start(m, d, s, 1) : rg_initializeView(m, d, s->v);
     if (st == RD_OK) {
-      place_pivoted(m, d, &w->sub[k], 0);
+      place_pivoted(m, d, s, 0);
     }
   }
   if (st != RD_OK) {
     return st;
   }
   hold_now(m, d, w);
-  for (int k = 0; k < w->npiv; k++) {
-    condense_memory(m, d, w, &w->piv[k]);
+  for (int k = 0; k < w->npiv && st == RD_OK; k++) {
+    st = condense_memory(m, d, w, &w->piv[k], d->s.t);
+  }
+  if (st != RD_OK) {
+    return st;
   }
   d->load_skip = w->held;
   st = GA->initialize(m, d);
@@ -1275,7 +1555,7 @@ static int mx_initialize(const rdModel* m, rdData* d) {
       pivoted |= s->piv[i] >= 0;
     }
     if (pivoted) {
-      st = rg_initializeView(m, d, s->v);
+      st = s->rev ? revolute_start(m, d, s, 0) : rg_initializeView(m, d, s->v);
       if (st == RD_OK) {
         place_pivoted(m, d, s, 0);
       }

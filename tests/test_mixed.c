@@ -1025,8 +1025,42 @@ static void edit_joint(rdSpec* s, const int* nodes, int b1, int b2, rdJointType 
 
 
 static void edit_revolute(rdSpec* s, const int* nodes, int b1, int b2) {
-  double p[3] = {1, 0, 0};
-  edit_joint(s, nodes, b1, b2, RD_JOINT_REVOLUTE, b1, nodes[2], p);
+  (void)b2;
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "j";
+  j.type = RD_JOINT_REVOLUTE;
+  j.node[0] = b1;
+  j.node[1] = nodes[2];
+  j.axis[2] = 1;
+  j.point[0] = 1;
+  rds_addJoint(s, &j);
+  add_subsystem(s, "one", b1, "liemid_i", 1, 0);
+}
+
+
+static void edit_revolute_between(rdSpec* s, const int* nodes, int b1, int b2) {
+  double p[3] = {2.5, 0, 0};
+  edit_joint(s, nodes, b1, b2, RD_JOINT_REVOLUTE, b1, b2, p);
+  add_subsystem(s, "two", b2, "nmb", 1, 0);
+}
+
+
+// a body on a revolute joint and a free one in one subsystem
+static void edit_revolute_beside(rdSpec* s, const int* nodes, int b1, int b2) {
+  rdJointDef j = rd_defaultJointDef();
+  j.name = "j";
+  j.type = RD_JOINT_REVOLUTE;
+  j.node[0] = b1;
+  j.node[1] = nodes[2];
+  j.axis[2] = 1;
+  j.point[0] = 1;
+  rds_addJoint(s, &j);
+  rdSubsystemDef d = rd_defaultSubsystemDef();
+  int both[2] = {b1, b2};
+  d.name = "one";
+  d.nbody = 2;
+  d.nodes = both;
+  rds_addSubsystem(s, &d);
 }
 
 
@@ -1105,8 +1139,14 @@ static void test_refused(rdContext* ctx) {
   expect_refused(ctx, "rigid method for the model", edit_method,
                  "rigid subsystems step inside generalized-alpha; solver.method is 'nmb'");
   expect_refused(ctx, "stabilized formulation", edit_stabilized, "solver.formulation = index3");
-  expect_refused(ctx, "revolute joint", edit_revolute,
-                 "joint 'j' (revolute) holds node 'b1' of subsystem 'one'");
+  expect_refused(ctx, "revolute joint, method", edit_revolute,
+                 "joint 'j' (revolute) holds node 'b1' of subsystem 'one', whose method "
+                 "'liemid_i' does not integrate a body on a revolute joint");
+  expect_refused(ctx, "revolute joint between bodies", edit_revolute_between,
+                 "joint 'j' ties the bodies on nodes 'b1' and 'b2' (subsystems 'one' and 'two'): "
+                 "the rigid methods integrate no joints between bodies");
+  expect_refused(ctx, "revolute joint beside a free body", edit_revolute_beside,
+                 "subsystem 'one': the body on node 'b2' is not on a revolute joint");
   expect_refused(ctx, "fixed joint", edit_fixed, "leaves the body no motion of its own");
   expect_refused(ctx, "joint between bodies", edit_between,
                  "the rigid methods integrate no joints between bodies");

@@ -20,6 +20,7 @@ static const deckCase cases[] = {
     {"input/mixed/drill_string.yaml", 0.5, 5e-3},
     {"input/mixed/top_on_beam.yaml", 0.2, 5e-4},
     {"input/mixed/gyro_platform.yaml", 0.2, 5e-4},
+    {"input/mixed/rotor_on_beam.yaml", 0.2, 5e-4},
 };
 
 

@@ -851,8 +851,48 @@ static const char* const joint_names[] = {
     "prismatic", "cylindrical", "planar",    "prescribed", "rotation_control"};
 
 
+// 1 if a body on a revolute joint to the flexible part may take `method`: those whose form on
+// the one-parameter subgroup of the joint's rotation is velocity Verlet (docs/mixed.md)
+static int revolute_method(int method) {
+  return method == RD_METHOD_NMB || method == RD_METHOD_NMS || method == RD_METHOD_SW ||
+         method == RD_METHOD_LIEMID_EA;
+}
+
+
+// a revolute joint j on the body on node `body` of subsystem b, to node `other`: to a node of the
+// flexible part with rotations, no prescribed angle, a method that integrates it
+static int check_revolute(rdModel* m, int j, const rdSubsystem* b, int body, int other) {
+  const rdJointDef* d = &m->joint[j].def;
+  const char* o = m->joint[j].origin;
+  if (other < 0 || m->node_kind[other] != RD_NODE_RIGID) {
+    return fail(m->ctx, o,
+                "joint '%s' (revolute) holds node '%s' of subsystem '%s' to %s: a revolute joint "
+                "on a subsystem body must tie it to a node of the flexible part with rotations "
+                "(leave the body out of the subsystem)",
+                d->name, m->node_name[body], b->name,
+                other < 0 ? "the ground" : "a node without rotations");
+  }
+  if (d->angle_fn != RD_NO_TIMEFN) {
+    return fail(m->ctx, o,
+                "joint '%s' (revolute) prescribes the angle of the body on node '%s' of subsystem "
+                "'%s': this joint leaves the body no motion of its own: leave it out of the "
+                "subsystem, generalized-alpha carries it",
+                d->name, m->node_name[body], b->name);
+  }
+  if (!revolute_method(b->method)) {
+    return fail(m->ctx, o,
+                "joint '%s' (revolute) holds node '%s' of subsystem '%s', whose method '%s' "
+                "does not integrate a body on a revolute joint (nmb, nms, sw or liemid_ea do)",
+                d->name, m->node_name[body], b->name, rd_methodName(b->method));
+  }
+  return RD_OK;
+}
+
+
 // joints on subsystem nodes: a spherical joint to the ground (a fixed pivot) or to a node of the
-// flexible part at the joint point (a pivot that moves with it); one per body
+// flexible part at the joint point (a pivot that moves with it), or a revolute joint to a node
+// of the flexible part with rotations (the body turns about the axis); one per body, and a
+// subsystem with a body on a revolute joint has no other kind of body
 static int check_sub_joints(rdModel* m) {
   for (int j = 0; j < m->njoint; j++) {
     const rdJointDef* d = &m->joint[j].def;
@@ -864,11 +904,12 @@ static int check_sub_joints(rdModel* m) {
     int a = s0 >= 0 ? 0 : 1;  // the end on the body
     int body = d->node[a], other = d->node[1 - a];
     const rdSubsystem* b = &m->sub[m->node_sub[body]];
-    if (d->type != RD_JOINT_SPHERICAL) {
+    if (d->type != RD_JOINT_SPHERICAL && d->type != RD_JOINT_REVOLUTE) {
       return fail(
           m->ctx, o,
           "joint '%s' (%s) holds node '%s' of subsystem '%s': the bodies of a subsystem "
-          "take only spherical joints, to the ground or to a node of the flexible part%s",
+          "take only spherical joints, to the ground or to a node of the flexible part, and "
+          "revolute joints to a node of the flexible part%s",
           d->name, d->type >= 0 && d->type < RD_JOINT_COUNT ? joint_names[d->type] : "?",
           m->node_name[body], b->name,
           d->type == RD_JOINT_FIXED || d->type == RD_JOINT_RIGID || d->type == RD_JOINT_PRESCRIBED
@@ -884,6 +925,12 @@ static int check_sub_joints(rdModel* m) {
                   d->name, m->node_name[d->node[0]], m->node_name[d->node[1]], s0 == s1 ? "" : "s",
                   m->sub[s0].name, s0 == s1 ? "" : " and '", s0 == s1 ? "" : m->sub[s1].name,
                   s0 == s1 ? "" : "'");
+    }
+    if (d->type == RD_JOINT_REVOLUTE) {
+      int st = check_revolute(m, j, b, body, other);
+      if (st != RD_OK) {
+        return st;
+      }
     }
     int k = 0;
     while (b->node[k] != body) {
@@ -909,6 +956,22 @@ static int check_sub_joints(rdModel* m) {
     }
     b->pivot[k] = j;
     b->anchor[k] = other;
+  }
+  for (int k = 0; k < m->nsub; k++) {
+    const rdSubsystem* b = &m->sub[k];
+    int nrev = 0, other = -1;
+    for (int i = 0; i < b->nbody; i++) {
+      int rev = b->pivot[i] >= 0 && m->joint[b->pivot[i]].def.type == RD_JOINT_REVOLUTE;
+      nrev += rev;
+      other = rev ? other : i;
+    }
+    if (nrev > 0 && other >= 0) {
+      return fail(m->ctx, b->origin,
+                  "subsystem '%s': the body on node '%s' is not on a revolute joint, others are "
+                  "(a subsystem of bodies on revolute joints holds no other kind of body: put it "
+                  "in a subsystem of its own)",
+                  b->name, m->node_name[b->node[other]]);
+    }
   }
   return RD_OK;
 }
