@@ -450,8 +450,10 @@ RD_API int rds_addUserElement(rdSpec* spec, const rdUserElementDef* def);
 // solver.method (RD_METHOD_NMB ... RD_METHOD_AKW, model.h) advances with `substeps` sub-steps
 // inside every generalized-alpha step of the rest of the model, which solver.method must then
 // be (RD_METHOD_GENERALIZED_ALPHA). Each body is free, pinned to the ground by a spherical
-// joint, or pinned by a spherical joint to a node of the flexible part whose position is the
-// joint's point; springs, bushings, user elements and load callbacks may tie it to the rest.
+// joint, pinned by a spherical joint to a node of the flexible part whose position is the
+// joint's point, or on a revolute joint (free angle) to such a node with rotations (methods
+// NMB, NMS, SW, LIEMID_EA; its subsystem holds only such bodies); springs, bushings, user
+// elements and load callbacks may tie it to the rest.
 // rd_compile refuses, naming the objects, what the partition cannot do (a body in two
 // subsystems, a node without a rigid body, a beam or point-mass node, joints between bodies,
 // other joint types, elements between two subsystems, ...). Node names and outputs are those of
