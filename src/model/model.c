@@ -345,9 +345,11 @@ int rd_printModel(const rdModel* m, FILE* out) {
     fprintf(out, "subsystem    %s: %s, %d sub-step%s, %d bod%s:", b->name, rd_methodName(b->method),
             b->substeps, b->substeps == 1 ? "" : "s", b->nbody, b->nbody == 1 ? "y" : "ies");
     for (int i = 0; i < b->nbody && i < 6; i++) {
+      int rev = b->pivot[i] >= 0 && m->joint[b->pivot[i]].def.type == RD_JOINT_REVOLUTE;
       fprintf(out, " %s%s", m->node_name[b->node[i]],
               b->pivot[i] < 0             ? ""
               : b->anchor[i] == RD_GROUND ? " (pivot)"
+              : rev                       ? " (revolute joint to the flexible part)"
                                           : " (pivot on the flexible part)");
     }
     fprintf(out, b->nbody > 6 ? " ...\n" : "\n");
