@@ -860,17 +860,17 @@ static int revolute_method(int method) {
 
 
 // a revolute joint j on the body on node `body` of subsystem b, to node `other`: to a node of the
-// flexible part with rotations, no prescribed angle, a method that integrates it
+// flexible part, no prescribed angle, a method that integrates it
 static int check_revolute(rdModel* m, int j, const rdSubsystem* b, int body, int other) {
   const rdJointDef* d = &m->joint[j].def;
   const char* o = m->joint[j].origin;
-  if (other < 0 || m->node_kind[other] != RD_NODE_RIGID) {
+  // (the joint's own check wants nodes with rotations)
+  if (other < 0) {
     return fail(m->ctx, o,
-                "joint '%s' (revolute) holds node '%s' of subsystem '%s' to %s: a revolute joint "
-                "on a subsystem body must tie it to a node of the flexible part with rotations "
+                "joint '%s' (revolute) holds node '%s' of subsystem '%s' to the ground: a "
+                "revolute joint on a subsystem body must tie it to a node of the flexible part "
                 "(leave the body out of the subsystem)",
-                d->name, m->node_name[body], b->name,
-                other < 0 ? "the ground" : "a node without rotations");
+                d->name, m->node_name[body], b->name);
   }
   if (d->angle_fn != RD_NO_TIMEFN) {
     return fail(m->ctx, o,
