@@ -88,6 +88,9 @@ static int build(rdContext* ctx, damper* host, int jac, rdModel** model) {
   st = st < 0 ? st : rds_setOption(s, "solver.rho_inf", "0.9");
   st = st < 0 ? st : rds_setOption(s, "solver.atol", "1e-12");
   st = st < 0 ? st : rds_setOption(s, "solver.rtol", "1e-10");
+  // Newton far inside its tolerance (the last correction within it): the dampers are compared
+  // to 1e-8, and without a Jacobian each step's Newton error is of the tolerance's size
+  st = st < 0 ? st : rds_setOption(s, "solver.newton_test", "increment");
   st = st < 0 ? st : rd_compile(s, model);
   rd_destroySpec(&s);
   return st < 0 ? st : RD_OK;

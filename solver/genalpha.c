@@ -87,6 +87,10 @@ typedef struct {
 // ...and carry it into the next step if the step took at most this many iterations
 #define GA_KEEP_ITER 5
 
+// full Newton's estimate stop: after this many stops on the estimate, a step that would stop
+// on it iterates once more, measuring the rate again
+#define GA_CONFIRM 16
+
 
 // the scratch arrays in d->work: the shared ones in w, this stepper's in x (base NULL: only
 // their size, in doubles)
@@ -227,6 +231,9 @@ static void singular_message(const rdModel* m, const rdLinSol* ls, char* buf, in
 
 
 static int ga_initialize(const rdModel* m, rdData* d) {
+  // the estimate stop measures its rate again
+  d->newton_rate = 0;
+  d->newton_trust = 0;
   if (m->ndof + m->nconstraint == 0) {
     return RD_OK;  // nothing moves
   }
@@ -618,6 +625,8 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
   rdAsmStab x = {1, bh2 / (p.gamma * h), gw.phi, gw.Bc};
   double err = 2, prev = 2, theta = g->theta;
   int iter = 0, worst = 0, reuse = 0, done = 0;
+  // full Newton may stop on the estimate (solver.newton_test); modified Newton keeps its test
+  int estimate = !o->modified_newton && o->newton_test == RD_NEWTON_ESTIMATE;
   while (iter < o->max_iter && !done) {
     iter++;
     rd_implicitUpdateFrame(m, w.qn, w.dq, stab ? gw.cor : NULL, h, sp, s->q, w.psi);
@@ -789,9 +798,28 @@ static int ga_correct_(const rdModel* m, rdData* d, double h) {
     } else if (!reuse) {
       theta = err / 2;
     }
-    // with a kept matrix the convergence is linear: the error left after this correction is
-    // about theta / (1 - theta) err, which must be within the tolerance as well
-    done = err <= 1 && (!reuse || (theta < 1 && theta * err <= 1 - theta));
+    // the error left in the iterate after this correction is about theta / (1 - theta) err
+    // (Hairer & Wanner, Solving Ordinary Differential Equations II, Springer 1996, IV.8). With a
+    // kept matrix (linear convergence) it must be within the tolerance as well
+    if (reuse) {
+      done = err <= 1 && theta < 1 && theta * err <= 1 - theta;
+    } else {
+      done = err <= 1;
+    }
+    // full Newton stops on that estimate alone from the second iteration on. The first
+    // correction mostly removes the predictor's error, so theta from it says nothing of a slow
+    // tail (a load that enters without its derivative): the rate assumed is at least the one
+    // last measured from a third iteration, and after GA_CONFIRM stops a step that would stop
+    // iterates once more to measure it again
+    if (estimate && iter > 2) {
+      d->newton_rate = theta;
+      d->newton_trust = GA_CONFIRM;
+    }
+    double th = fmax(theta, d->newton_rate);
+    if (!done && estimate && iter > 1 && th < 1 && th * err <= 1 - th && d->newton_trust > 0) {
+      done = 1;
+      d->newton_trust--;
+    }
   }
   d->stats.newton_iterations += iter;
   if (!done) {
@@ -1041,8 +1069,10 @@ static int ga_attach(const rdModel* m, rdData* d) {
 // checkpoints carry the linear solvers' factorization history (KLU's pivot order): the main
 // solver's, then the stabilized formulation's correction solver's; with modified Newton also
 // the kept factorization (GA_MN_HEAD doubles: usable, h_fact, mbar, theta, keep, fact_full;
-// then its values), which a resumed run refactors so that it reuses the same matrix
-enum { GA_MN_HEAD = 6 };
+// then its values), which a resumed run refactors so that it reuses the same matrix; with full
+// Newton the GA_EST doubles of its estimate stop (d->newton_rate, newton_trust; whatever
+// solver.newton_test, so that a run may resume with the other test)
+enum { GA_MN_HEAD = 6, GA_EST = 2 };
 
 
 static size_t ga_history_size(const rdModel* m, const rdData* d) {
@@ -1053,6 +1083,9 @@ static size_t ga_history_size(const rdModel* m, const rdData* d) {
   size_t n = rd_linsolHistorySize(g->ls) + rd_linsolHistorySize(g->le);
   if (g->Afact) {
     n += GA_MN_HEAD + (size_t)m->pattern->nnz;
+  }
+  if (!m->opt.modified_newton) {
+    n += GA_EST;
   }
   return sizeof(double) * n;
 }
@@ -1065,6 +1098,11 @@ static void ga_history_save(const rdModel* m, const rdData* d, void* buf) {
   p += rd_linsolHistorySize(g->ls);
   rd_linsolSaveHistory(g->le, p);
   p += rd_linsolHistorySize(g->le);
+  if (!m->opt.modified_newton) {
+    p[0] = d->newton_rate;
+    p[1] = d->newton_trust;
+    p += GA_EST;
+  }
   if (g->Afact) {
     int usable = g->ls && g->ls->factored && g->ls->owner == d && g->h_fact > 0;
     double head[GA_MN_HEAD] = {usable, g->h_fact, g->mbar, g->theta, g->keep, g->fact_full};
@@ -1086,6 +1124,11 @@ static int ga_history_load(const rdModel* m, rdData* d, const void* buf) {
     st = rd_linsolLoadHistory(g->le, p);
   }
   p += rd_linsolHistorySize(g->le);
+  if (!m->opt.modified_newton) {
+    d->newton_rate = p[0];
+    d->newton_trust = (int)p[1];
+    p += GA_EST;
+  }
   if (st != RD_OK || !g->Afact) {
     return st;
   }

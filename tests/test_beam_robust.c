@@ -101,10 +101,12 @@ static void full_newton(rdContext* ctx, double full[20]) {
     CHECK(w.nstep == 200);
     CHECK_MSG(st.max_newton_iterations <= 10 && st.max_newton_iterations == w.iters[worst],
               "max %d, observed %d", st.max_newton_iterations, w.iters[worst]);
-    // the hard step is the second one, where BeamDyn's Newton diverges; the others take 3 or 4
+    // the hard step is the second one, where BeamDyn's Newton diverges; the others take 2 to 4
+    // (2 where the estimate stop, solver.newton_test, trusts the second correction)
     CHECK_MSG(worst == 1 && w.iters[1] > 4, "hardest step %d (%d iterations)", worst + 1,
               w.iters[worst]);
-    CHECK_MSG(hist[3] + hist[4] == 199, "steps with 3 or 4 iterations: %d", hist[3] + hist[4]);
+    CHECK_MSG(hist[2] + hist[3] + hist[4] == 199, "steps with 2 to 4 iterations: %d",
+              hist[2] + hist[3] + hist[4]);
   }
 }
 

@@ -63,6 +63,11 @@ struct rdData_ {
   // the step may make, so that Newton's error stays below the estimate (0: none). Set by the
   // controller before each attempt, read by generalized-alpha's convergence test
   double newton_cap;
+  // full Newton's estimate stop (solver.newton_test, generalized-alpha): the rate last measured
+  // from a third or later iteration, a floor of the rate the stop assumes, and the stops on the
+  // estimate left before a step confirms it again; copied with the data, saved in checkpoints
+  double newton_rate;
+  int newton_trust;
   rdState interp;     // adaptive: a row at an output time between steps, or a step's half
   int interp_active;  // 1 while d->s is swapped with interp for the observer
   void* work;         // stepper scratch, not part of the state

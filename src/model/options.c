@@ -39,6 +39,8 @@ static const char* const redundant_names[] = {"remove", "error", NULL};
 
 static const char* const initial_acc_names[] = {"consistent", "zero", NULL};
 
+static const char* const newton_test_names[] = {"estimate", "increment", NULL};
+
 static const char* const bool_names[] = {"false", "true", NULL};
 
 #define OFF(field) offsetof(rdOptions, field)
@@ -71,6 +73,10 @@ static const optEntry table[] = {
      "sparse linear solver"},
     {"solver.modified_newton", OPT_BOOL, OFF(modified_newton), 0, 1, 0, bool_names, "false",
      "reuse the factorization while Newton converges fast"},
+    {"solver.newton_test", OPT_ENUM, OFF(newton_test), 0, 0, 0, newton_test_names, "estimate",
+     "generalized_alpha, full Newton: stop when the error estimated to remain in the iterate, "
+     "theta / (1 - theta) times the last correction, is within atol, rtol (estimate), or only "
+     "when the last correction is (increment: the iterate lands far inside them)"},
     {"solver.redundant_constraints", OPT_ENUM, OFF(redundant), 0, 0, 0, redundant_names, "remove",
      "generalized_alpha, static: constraint equations that depend on others at the initial "
      "configuration (closed loops such as Bricard's): remove (hold their multipliers at zero "

@@ -32,6 +32,12 @@ typedef enum rdGaFrame_ {
   RD_GA_BODY          // R = R_n exp(psi), body angular velocities (before issue 14)
 } rdGaFrame;
 
+// when full Newton stops (option solver.newton_test)
+typedef enum rdNewtonTest_ {
+  RD_NEWTON_ESTIMATE = 0,  // on the error estimated to remain in the iterate (default)
+  RD_NEWTON_INCREMENT      // on the last correction alone
+} rdNewtonTest;
+
 // what to do with redundant constraint equations (option solver.redundant_constraints)
 typedef enum rdRedundantMode_ {
   RD_REDUNDANT_REMOVE = 0,  // drop them, hold their multipliers at zero, report them
@@ -58,6 +64,7 @@ typedef struct rdOptions_ {
   double rtol;           // Arnold-Hante relative tolerance
   int linear_solver;     // rdLinSolKind
   int modified_newton;   // keep the factorization while convergence is fast
+  int newton_test;       // rdNewtonTest: when full Newton stops (generalized-alpha)
   int redundant;         // rdRedundantMode (generalized-alpha and static)
   double redundant_tol;  // relative pivot of the rank-revealing QR below which an equation is
                          // dependent

@@ -91,6 +91,8 @@ int rd_resetData(const rdModel* m, rdData* d) {
   d->ctrl_h = m->opt.time_step;
   d->ctrl_rejected = 0;
   d->newton_cap = 0;
+  d->newton_rate = 0;
+  d->newton_trust = 0;
   d->interp_active = 0;
   d->initialized = 0;
   d->in_step = 0;
@@ -249,6 +251,8 @@ int rd_copyData(rdData* dst, const rdData* src) {
     dst->step_error = src->step_error;
     dst->ctrl_h = src->ctrl_h;
     dst->ctrl_rejected = src->ctrl_rejected;
+    dst->newton_rate = src->newton_rate;
+    dst->newton_trust = src->newton_trust;
     memcpy(dst->cut, src->cut, sizeof(src->cut));
     dst->ncut = src->ncut;
     dst->initialized = src->initialized;
