@@ -798,8 +798,8 @@ static void test_checkpoint(rdContext* ctx) {
 // the carried impulse mismatch (docs/mixed.md, "Momentum") is state: a checkpoint keeps it, and
 // the coupling loads each method holds at the step's start, so that the resumed run is the
 // uninterrupted one bit for bit for the methods with a midpoint or half-state evaluation too (the
-// mismatch is not zero there: the drift test); a checkpoint of version 7 (without them) is
-// refused
+// mismatch is not zero there: the drift test); a checkpoint of an older version (version 8
+// has no Newton rate history, version 7 no mismatch) is refused
 static void test_checkpoint_mismatch(rdContext* ctx) {
   const char* methods[] = {"liemid_i", "akw", "hstagm", "liemid_e2"};
   for (int k = 0; k < 4; k++) {
@@ -810,13 +810,13 @@ static void test_checkpoint_mismatch(rdContext* ctx) {
     int ok = resumed_equal(m, a, path, 0.05, 0.1);
     CHECK_MSG(ok, "%s: resumed run differs", methods[k]);
     if (k == 0) {
-      // the version field after the 8-byte magic, 7 written and the file sealed again
-      uint32_t old = 7;
+      // the version field after the 8-byte magic, 8 written and the file sealed again
+      uint32_t old = 8;
       ok = ckpt_patchFile(path, 8, &old, sizeof(old), 1);
       rdData* c = NULL;
       int st = ok && rd_createData(m, &c) == RD_OK ? rd_readCheckpoint(m, c, path) : RD_OK;
-      CHECK_MSG(ok && st == RD_ERR_IO && strstr(rd_lastError(ctx), "has version 7, expected 8"),
-                "a checkpoint of version 7: %s", rd_lastError(ctx));
+      CHECK_MSG(ok && st == RD_ERR_IO && strstr(rd_lastError(ctx), "has version 8, expected 9"),
+                "a checkpoint of version 8: %s", rd_lastError(ctx));
       rd_destroyData(&c);
     }
     remove(path);

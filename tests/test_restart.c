@@ -271,7 +271,7 @@ static void test_header(rdContext* ctx, const char* path) {
   CHECK(m && rd_createData(m, &d) == RD_OK);
   CHECK(rd_initialize(m, d) == RD_OK);
   CHECK(rd_advance(m, d, 0.1, NULL, NULL) == RD_OK);
-  const long t_at = 48;  // offset of the time in the header (version 8)
+  const long t_at = 48;  // offset of the time in the header (version 9)
   double values[2] = {NAN, -5};
   for (int k = 0; k < 2; k++) {
     CHECK(rd_writeCheckpoint(m, d, path) == RD_OK);

@@ -453,7 +453,7 @@ static int object_ref(rdDeck* dk, struct fy_node* v, rdObjKind kind, const char*
 
 // output.reactions: joint names
 static int output_reaction(rdDeck* dk, struct fy_node* item) {
-  int joint;
+  int joint = -1;
   int st = object_ref(dk, item, RD_OBJ_JOINT, "joint", &joint);
   if (st == RD_OK) {
     st = rds_addOutputReaction(dk->spec, joint);

@@ -23,7 +23,7 @@
 #include "src/model/model_impl.h"
 
 #define CKPT_MAGIC "RDCHKPT"
-#define CKPT_VERSION 8u
+#define CKPT_VERSION 9u
 
 // differences listed in a message, at most
 #define CKPT_MAX_LISTED 8
