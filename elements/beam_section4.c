@@ -76,18 +76,25 @@ RD_HOT void m6_mul4(rdV4 y[6], const double (*A)[4], const rdV4 x[6]) {
 }
 
 
-// the 4x4 block of rows r[0 .. 3] (lanes = points) stored by point: out[l * stride + i] = r[i][l]
-RD_HOT void store_by_point(double* out, int stride, rdV4 r0, rdV4 r1, rdV4 r2, rdV4 r3) {
-  typedef long long rdM4 __attribute__((vector_size(32)));
-  rdV4 t0 = __builtin_shuffle(r0, r1, (rdM4){0, 4, 2, 6});
-  rdV4 t1 = __builtin_shuffle(r0, r1, (rdM4){1, 5, 3, 7});
-  rdV4 t2 = __builtin_shuffle(r2, r3, (rdM4){0, 4, 2, 6});
-  rdV4 t3 = __builtin_shuffle(r2, r3, (rdM4){1, 5, 3, 7});
-  V4ST(out, __builtin_shuffle(t0, t2, (rdM4){0, 1, 4, 5}));
-  V4ST(out + stride, __builtin_shuffle(t1, t3, (rdM4){0, 1, 4, 5}));
-  V4ST(out + 2 * stride, __builtin_shuffle(t0, t2, (rdM4){2, 3, 6, 7}));
-  V4ST(out + 3 * stride, __builtin_shuffle(t1, t3, (rdM4){2, 3, 6, 7}));
-}
+// the 4x4 block of rows r0 .. r3 (lanes = points) stored by point: out[l * stride + i] = ri[l]
+// (a macro: a vector argument by value is an ABI warning for clang's generic clone)
+#if defined(__clang__)
+#define SHUF4(a, b, i, j, k, l) __builtin_shufflevector((a), (b), i, j, k, l)
+#else
+typedef long long rdM4 __attribute__((vector_size(32)));
+#define SHUF4(a, b, i, j, k, l) __builtin_shuffle((a), (b), (rdM4){i, j, k, l})
+#endif
+#define STORE_BY_POINT(out, stride, r0, r1, r2, r3)          \
+  do {                                                       \
+    rdV4 t0_ = SHUF4((r0), (r1), 0, 4, 2, 6);                \
+    rdV4 t1_ = SHUF4((r0), (r1), 1, 5, 3, 7);                \
+    rdV4 t2_ = SHUF4((r2), (r3), 0, 4, 2, 6);                \
+    rdV4 t3_ = SHUF4((r2), (r3), 1, 5, 3, 7);                \
+    V4ST((out), SHUF4(t0_, t2_, 0, 1, 4, 5));                \
+    V4ST((out) + (stride), SHUF4(t1_, t3_, 0, 1, 4, 5));     \
+    V4ST((out) + 2 * (stride), SHUF4(t0_, t2_, 2, 3, 6, 7)); \
+    V4ST((out) + 3 * (stride), SHUF4(t1_, t3_, 2, 3, 6, 7)); \
+  } while (0)
 
 
 // L(p)^T v (4 rows): the transpose of the rows of rows_L (elements/beam_section.c)
@@ -281,10 +288,10 @@ RD_CLONES void rd_beamSectionResidual4(const double (*sv)[4], const double (*sd)
     }
   }
   // by point: a rows AX, AX1, AP, AP1 (and two unused), F
-  store_by_point(a[0] + AX, 16, ax[0], ax[1], ax[2], ax1[0]);
-  store_by_point(a[0] + AX1 + 1, 16, ax1[1], ax1[2], ap[0], ap[1]);
-  store_by_point(a[0] + AP + 2, 16, ap[2], ap[3], ap1[0], ap1[1]);
-  store_by_point(a[0] + AP1 + 2, 16, ap1[2], ap1[3], V4ZERO, V4ZERO);
-  store_by_point(F[0], 8, f[0], f[1], f[2], f[3]);
-  store_by_point(F[0] + 4, 8, f[4], f[5], V4ZERO, V4ZERO);
+  STORE_BY_POINT(a[0] + AX, 16, ax[0], ax[1], ax[2], ax1[0]);
+  STORE_BY_POINT(a[0] + AX1 + 1, 16, ax1[1], ax1[2], ap[0], ap[1]);
+  STORE_BY_POINT(a[0] + AP + 2, 16, ap[2], ap[3], ap1[0], ap1[1]);
+  STORE_BY_POINT(a[0] + AP1 + 2, 16, ap1[2], ap1[3], V4ZERO, V4ZERO);
+  STORE_BY_POINT(F[0], 8, f[0], f[1], f[2], f[3]);
+  STORE_BY_POINT(F[0] + 4, 8, f[4], f[5], V4ZERO, V4ZERO);
 }

@@ -195,8 +195,8 @@ static void test_overrides(rdContext* ctx) {
                          "subsystems=[]",
                          "solver.rtol=1e-10",
                          "joints.pivot.point=[1, 0, 0]",
-                         "joints.pivot={name: pivot, type: "
-                         "spherical, nodes: [top, beam_4], point: [1, 0, 0]}",
+                         ("joints.pivot={name: pivot, type: "
+                          "spherical, nodes: [top, beam_4], point: [1, 0, 0]}"),
                          "output.every=3"};
   s = read_ok(ctx, "input/mixed/top_on_beam.yaml", again, 6);
   CHECK_MSG(s && s->subsystems.count == 0 && s->opt.output_every == 3,

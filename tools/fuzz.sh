@@ -18,7 +18,11 @@ if [ ! -f "$build/build.ninja" ]; then
     -Dopenmp=false -Dbench=false >/dev/null
 fi
 for t in $targets; do
-  ninja -C "$build" "tests/fuzz/fuzz_$t" >/dev/null
+  if ! ninja -C "$build" "tests/fuzz/fuzz_$t" >"$build/build_$t.log" 2>&1; then
+    echo "fuzz: building $t FAILED (clang):"
+    grep -E 'error|FAILED' "$build/build_$t.log" | head -n 20
+    exit 1
+  fi
 done
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
